@@ -1,0 +1,1 @@
+"""Test helpers shipped with capjudge: a scripted OpenAI-compatible server (see :mod:`capjudge.testing.server`)."""
