@@ -1,0 +1,109 @@
+"""Reference "models" that write predictions from the ground-truth difference lists.
+
+They exist so a newcomer can see the metric rank known-good and known-bad outputs
+sensibly (``diffcap-bench demo``), and so tests have realistic predictions:
+
+* ``perfect`` states every key item, nothing else;
+* ``noisy`` drops some key items and garbles some others (swaps left/right, colours,
+  added/removed, ... so the claim addresses the item but states it wrongly);
+* ``hallucinating`` states only some key items and invents differences that are not there.
+
+Deterministic: the same (model, pair, seed) always gives the same text.
+
+>>> from capjudge import Item
+>>> items = (Item("d1", "a red cup was added on the left", "object"), Item("d2", "faint blur", "image_property", True))
+>>> predict("perfect", items, seed=0)
+'A red cup was added on the left.'
+>>> garble("a red cup was added on the left")
+'a blue cup was added on the left'
+"""
+from __future__ import annotations
+
+import random
+import re
+from typing import Iterable, Optional, Sequence
+
+from capjudge.protocol import Item
+
+REFERENCE_MODELS: tuple[str, ...] = ("perfect", "noisy", "hallucinating")
+
+# Word swaps that turn a true statement about an item into a wrong one. Symmetric.
+_SWAPS = {
+    "left": "right", "top": "bottom", "added": "removed", "appears": "disappears", "larger": "smaller",
+    "bigger": "smaller", "brighter": "darker", "open": "closed", "more": "fewer", "up": "down",
+    "red": "blue", "green": "yellow", "black": "white", "sitting": "standing", "smiling": "frowning",
+    "closer": "farther", "above": "below", "before": "after", "front": "back", "on": "off",
+    "increased": "decreased", "raised": "lowered", "two": "three", "four": "five",
+}
+SWAPS = {**_SWAPS, **{v: k for k, v in _SWAPS.items()}}
+_WORD = re.compile(r"[A-Za-z]+")
+
+# Differences that are not in any pair: what a hallucinating model adds.
+INVENTED = (
+    "a purple giraffe appears next to the fence",
+    "a hot air balloon is added in the sky",
+    "a snowman now stands in the corner",
+    "a violin is lying on the floor",
+    "a rainbow stretches over the whole scene",
+    "a pirate flag was added on the roof",
+    "a flock of flamingos appears in the distance",
+    "a crystal chandelier hangs from the ceiling",
+)
+
+NOISY_DROP, NOISY_GARBLE = 0.35, 0.3  # share of key items the noisy model drops / garbles
+HALLUCINATING_KEEP, HALLUCINATING_INVENT = 0.5, (2, 3)  # share kept; how many inventions per pair
+
+
+def garble(text: str, rng: Optional[random.Random] = None) -> str:
+    """Swap one swappable word (the first, or one chosen by ``rng``) so the statement becomes wrong.
+
+    Capitalisation is kept; the text is returned unchanged when it has no swappable word.
+    """
+    hits = [m for m in _WORD.finditer(text) if m.group(0).lower() in SWAPS]
+    if not hits:
+        return text
+    m = rng.choice(hits) if rng is not None else hits[0]
+    w = m.group(0)
+    new = SWAPS[w.lower()]
+    new = new.capitalize() if w[0].isupper() else new
+    return text[:m.start()] + new + text[m.end():]
+
+
+def _sentence(text: str) -> str:
+    text = text.strip().rstrip(".")
+    return text[:1].upper() + text[1:] + "." if text else ""
+
+
+def _join(parts: Sequence[str]) -> str:
+    return " ".join(_sentence(p) for p in parts if p.strip())
+
+
+def predict(model: str, items: Sequence[Item], seed: int = 0, pair_id: str = "") -> str:
+    """The prediction of reference ``model`` for one pair's ``items``."""
+    rng = random.Random(f"{seed}:{model}:{pair_id}")
+    keys = [it.text for it in items if not it.ambiguous]
+    if model == "perfect":
+        return _join(keys)
+    if model == "noisy":
+        out = []
+        for text in keys:
+            r = rng.random()
+            if r < NOISY_DROP:
+                continue
+            if r < NOISY_DROP + NOISY_GARBLE and garble(text) != text:
+                out.append(garble(text, rng))
+            else:
+                out.append(text)
+        return _join(out)
+    if model == "hallucinating":
+        kept = [t for t in keys if rng.random() < HALLUCINATING_KEEP]
+        invented = rng.sample(INVENTED, rng.randint(*HALLUCINATING_INVENT))
+        parts = kept + invented
+        rng.shuffle(parts)
+        return _join(parts)
+    raise ValueError(f"unknown reference model {model!r}; choose from {', '.join(REFERENCE_MODELS)}")
+
+
+def predict_pairs(model: str, pairs: Iterable, seed: int = 0) -> dict[str, str]:
+    """``{pair_id: prediction}`` of ``model`` for pairs with ``pair_id`` and ``items`` (e.g. judging.Pair)."""
+    return {p.pair_id: predict(model, p.items, seed, p.pair_id) for p in pairs}
