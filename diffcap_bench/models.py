@@ -107,3 +107,36 @@ def predict(model: str, items: Sequence[Item], seed: int = 0, pair_id: str = "")
 def predict_pairs(model: str, pairs: Iterable, seed: int = 0) -> dict[str, str]:
     """``{pair_id: prediction}`` of ``model`` for pairs with ``pair_id`` and ``items`` (e.g. judging.Pair)."""
     return {p.pair_id: predict(model, p.items, seed, p.pair_id) for p in pairs}
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().strip().rstrip(".").split())
+
+
+def exact_match_judge(items: Sequence[dict], prediction: str) -> dict:
+    """A literal judge for the reference models (tests, benchmarks): not a real judge.
+
+    Each sentence is one claim: equal to a key item's text -> ``correct``; equal to a
+    garbled key item -> ``wrong``; equal to an ambiguous item -> ``ambiguous``; else
+    ``hallucination``. ``items`` are dicts as a callable judge receives them.
+
+    >>> items = [{"id": "d1", "text": "a red cup was added", "category": "object", "ambiguous": False}]
+    >>> [c["label"] for c in exact_match_judge(items, "A red cup was added. A blue cup was added. A dog.")["claims"]]
+    ['correct', 'wrong', 'hallucination']
+    """
+    exact = {_norm(it["text"]): it for it in items}
+    garbled = {_norm(garble(it["text"])): it for it in items if not it["ambiguous"]}
+    claims = []
+    for sentence in re.split(r"(?<=\.)\s+", prediction.strip()):
+        if not sentence.strip():
+            continue
+        key = _norm(sentence)
+        if key in exact:
+            it = exact[key]
+            label = "ambiguous" if it["ambiguous"] else "correct"
+        elif key in garbled:
+            it, label = garbled[key], "wrong"
+        else:
+            it, label = None, "hallucination"
+        claims.append({"text": sentence, "label": label, "item": it["id"] if it else None})
+    return {"claims": claims}

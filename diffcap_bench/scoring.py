@@ -38,13 +38,7 @@ import numpy as np
 
 from benchcore.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, bootstrap_ci
 from capjudge.protocol import Claim, Item
-
-# The ten categories in ClassLabel order (SPEC §1). diffcap_bench.CATEGORIES is the
-# canonical list; this copy lets the pure maths import without the data layer.
-CATEGORIES: tuple[str, ...] = (
-    "object", "attribute", "action_pose", "spatial_relation", "composition",
-    "text_symbol", "background", "camera_viewpoint", "image_property", "expression",
-)
+from diffcap_bench.schema import CATEGORIES  # the ten, in ClassLabel order
 
 # Per-pair metrics averaged over pairs (macro); the first two skip pairs with K = 0.
 PAIR_METRICS: tuple[str, ...] = ("recall", "precision_star", "f1_star", "hallucination_rate")
