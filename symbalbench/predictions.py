@@ -54,7 +54,7 @@ class Predictions:
     source: str = "<memory>"
 
 
-def _check_guess(g: Any, where: str, n: int) -> tuple[Optional[dict], list[str]]:
+def check_guess(g: Any, where: str, n: int) -> tuple[Optional[dict], list[str]]:
     """A clean ``{text_error, visual_feature}`` dict, or the problems found."""
     if not isinstance(g, Mapping):
         return None, [f"{where}: guess {n} must be an object with text_error and visual_feature, got {type(g).__name__}"]
@@ -123,7 +123,7 @@ def parse_predictions(lines: Iterable[str], source: str = "<memory>", scenario_i
             line_problems.append(f"{where}: 'guesses' is empty for scenario {sid} (omit the line to mark it as no prediction)")
         else:
             for n, g in enumerate(guesses, start=1):
-                guess, bad = _check_guess(g, where, n)
+                guess, bad = check_guess(g, where, n)
                 line_problems += bad
                 if guess is not None:
                     clean.append(guess)
