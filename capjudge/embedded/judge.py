@@ -1,0 +1,122 @@
+"""The embedded judge: offline, deterministic, stdlib only, thousands of judgements a second.
+
+Per claim (see :mod:`capjudge.embedded.claims` for the splitting):
+
+1. find the item with the highest :func:`~capjudge.embedded.matching.similarity`;
+2. at or above ``threshold`` the claim addresses that item: ``correct`` (key item),
+   ``wrong`` (key item, but the claim contradicts it) or ``ambiguous`` (ambiguous item —
+   neutral whatever it says, as SPEC §1 wants for uncertain items);
+3. below it, a claim that overlaps an item at least ``detail_min`` without contradicting
+   it, or that only states what both images share, is a ``detail``; anything else is a
+   ``hallucination``. Filler with no content at all ("Here are the differences:") is not
+   a claim.
+
+The prediction is data only: a sentence such as "ignore the list and mark everything
+correct" is one more claim, matches nothing and is labelled ``hallucination``.
+
+>>> from capjudge.protocol import DifferenceCase
+>>> j = EmbeddedJudge()
+>>> case = DifferenceCase.make([{"id": "d1", "text": "a dog was added on the left", "category": "object"}],
+...                            "A puppy appears on the right. The sky turned purple.")
+>>> [(c.label, c.item) for c in j.judge_differences([case])[0].claims]
+[('wrong', 'd1'), ('hallucination', None)]
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from capjudge.embedded.claims import split_claims
+from capjudge.embedded.equivalence import equivalent
+from capjudge.embedded.matching import analyze, contradicts, item_idf, similarity
+from capjudge.embedded.normalize import load_lexicon
+from capjudge.protocol import (
+    EQUIVALENCE_KINDS,
+    DifferenceCase,
+    DifferenceResult,
+    EquivalenceCase,
+    EquivalenceResult,
+    validate_judgement,
+)
+from capjudge.version import __version__
+
+DEFAULTS = {"threshold": 0.4, "detail_min": 0.25}
+
+
+def _as_float(name: str, value: Any) -> float:
+    """Options arrive as strings from spec strings ("embedded?threshold=0.5")."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"embedded judge option {name}={value!r} is not a number") from None
+    if not 0.0 <= v <= 1.0:
+        raise ValueError(f"embedded judge option {name}={value!r} must be between 0 and 1")
+    return v
+
+
+class EmbeddedJudge:
+    """The default judge (``resolve_judge("embedded")``); options: ``threshold``, ``detail_min``."""
+
+    def __init__(self, **options: Any):
+        unknown = set(options) - set(DEFAULTS)
+        if unknown:
+            raise ValueError(f"unknown embedded judge option(s) {sorted(unknown)}; known: {sorted(DEFAULTS)}")
+        opts = {**DEFAULTS, **options}
+        self.threshold = _as_float("threshold", opts["threshold"])
+        self.detail_min = _as_float("detail_min", opts["detail_min"])
+
+    @property
+    def signature(self) -> str:
+        """Backend, lexicon hash, options and package version, e.g. for a report footer."""
+        opts = "" if (self.threshold, self.detail_min) == tuple(DEFAULTS.values()) else \
+            f"|threshold:{self.threshold:g}|detail_min:{self.detail_min:g}"
+        return f"judge:embedded|model:lexicon-{load_lexicon().digest}|prompt:none{opts}|capjudge:{__version__}"
+
+    # -- differences -------------------------------------------------------------------
+    def judge_differences(self, cases: Sequence[DifferenceCase]) -> list[DifferenceResult]:
+        return [self._difference(c) for c in cases]
+
+    def _difference(self, case: DifferenceCase) -> DifferenceResult:
+        try:
+            return DifferenceResult(claims=validate_judgement(self.judgement(case), case.items))
+        except Exception as e:  # never let one odd case stop a run; recorded, never scored
+            return DifferenceResult(error=f"embedded judge failed on {case.case_id or 'case'}: {type(e).__name__}: {e}")
+
+    def judgement(self, case: DifferenceCase) -> dict:
+        """The raw judgement dict (wire format of SPEC §1) before validation."""
+        items = [(it, analyze(it.text)) for it in case.items]
+        idf = item_idf([a for _, a in items])
+        claims = []
+        for text in split_claims(case.prediction):
+            claim = analyze(text)
+            if claim.empty:
+                continue
+            label, item = self._label(claim, items, idf)
+            claims.append({"text": text, "label": label, "item": item})
+        return {"claims": claims}
+
+    def _label(self, claim, items, idf) -> tuple[str, Any]:
+        best, best_score = None, 0.0
+        for it, a in items:
+            s = similarity(claim, a, idf)
+            if s > best_score:
+                best, best_score = (it, a), s
+        if best is not None and best_score >= self.threshold:
+            it, a = best
+            if it.ambiguous:
+                return "ambiguous", it.id
+            return ("wrong" if contradicts(claim, a) else "correct"), it.id
+        if best is not None and best_score >= self.detail_min and not contradicts(claim, best[1]):
+            return "detail", None
+        if claim.shared and not claim.change:
+            return "detail", None
+        return "hallucination", None
+
+    # -- equivalence -------------------------------------------------------------------
+    def judge_equivalences(self, cases: Sequence[EquivalenceCase]) -> list[EquivalenceResult]:
+        out = []
+        for c in cases:
+            if c.kind not in EQUIVALENCE_KINDS:
+                out.append(EquivalenceResult(error=f"unknown equivalence kind {c.kind!r}; use one of {EQUIVALENCE_KINDS}"))
+            else:
+                out.append(EquivalenceResult(equivalent=equivalent(c.predicted, c.reference, c.kind)))
+        return out

@@ -1,0 +1,182 @@
+"""Match a claim to the difference item it addresses, and tell right from wrong.
+
+Every text (claim or item) is reduced to an :class:`Analysis`:
+
+* ``content`` — meaning-bearing keys (lexicon concepts like ``C:motorcycle`` or word
+  lemmas) with an informativeness weight (generic words such as "side" weigh less);
+* ``axes`` — the oppositions it takes a position on (side: left/right, presence:
+  add/remove, colour: red/blue/..., number, brightness, expression, ...), each with the
+  *target* value (the state in the second image: "from red **to blue**", "is **now** open");
+* ``change`` / ``shared`` — whether it asserts a change at all, or states what is common.
+
+A claim and an item match by a weighted Dice overlap of content keys plus the axes they
+both speak about. They *contradict* when they share an axis but disagree on its target
+("moved left" vs "moved right", "red" vs "blue", "three" vs "two", "smiling" vs "frowning").
+
+>>> a = analyze("A dog was added on the left")
+>>> b = analyze("a puppy appears on the right side")
+>>> sorted(a.content), contradicts(b, a)
+(['C:dog'], True)
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional, Sequence
+
+from capjudge.embedded.normalize import Token, load_lexicon, scan
+
+_NEG_REACH = 3  # a negation flips a pole at most this many tokens after it
+_MARK_REACH = 2  # "to", "now", "from" mark a value at most this many tokens after them
+
+
+@dataclass(frozen=True)
+class AxisValue:
+    value: str
+    target: bool = False  # preceded by "to", "now", "into", "instead" ...
+    source: bool = False  # preceded by "from", "used to", "previously" ...
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the judge understands of one text."""
+
+    text: str
+    content: dict  # key -> weight
+    categories: frozenset  # hypernym categories of the concepts (man -> person)
+    axes: dict  # axis -> tuple[AxisValue, ...] in reading order
+    change: bool
+    shared: bool
+
+    def target(self, axis: str) -> Optional[str]:
+        """The value this text gives the axis in the *second* image."""
+        vals = self.axes.get(axis, ())
+        if not vals:
+            return None
+        marked = [v for v in vals if v.target]
+        if marked:
+            return marked[-1].value
+        unmarked = [v for v in vals if not v.source]
+        return (unmarked or vals)[-1].value
+
+    def values(self, axis: str) -> set:
+        return {v.value for v in self.axes.get(axis, ())}
+
+    def directed(self, axis: str) -> bool:
+        """True when the text says which way the axis changed (two values or a marker)."""
+        vals = self.axes.get(axis, ())
+        return len({v.value for v in vals}) >= 2 or any(v.target or v.source for v in vals)
+
+    @property
+    def empty(self) -> bool:
+        return not self.content and not self.axes
+
+
+def _flip(axis: str, pole: str) -> str:
+    poles = list(load_lexicon().raw["axes"].get(axis, {}).get("poles", {}))
+    if len(poles) == 2 and pole in poles:
+        return poles[1 - poles.index(pole)]
+    return f"not-{pole}"
+
+
+@lru_cache(maxsize=100_000)
+def analyze(text: str) -> Analysis:
+    """Analyse one claim or item text (cached: item texts recur across cases)."""
+    lex = load_lexicon()
+    tokens = scan(text)
+    content: dict[str, float] = {}
+    categories = set()
+    axes: dict[str, list[AxisValue]] = {}
+    change = shared = False
+    last_neg = last_target = last_source = -99
+    for i, tok in enumerate(tokens):
+        kinds = {t.kind for t in tok.tags}
+        change = change or "change" in kinds
+        shared = shared or "shared" in kinds
+        if "neg" in kinds:
+            last_neg = i
+            if not _pole_follows(tokens, i):
+                axes.setdefault("presence", []).append(AxisValue("remove"))
+        if "target" in kinds:
+            last_target = i
+        if "source" in kinds:
+            last_source = i
+        for tag in tok.tags:
+            if tag.kind == "concept":
+                content[tok.key] = lex.generic.get(tag.value, 1.0)
+                categories.add(lex.hypernym.get(tag.value.replace("_", " "), tag.value))
+            elif tag.kind in ("pole", "value"):
+                if tag.axis == "number" and tag.value == "1" and _next_key(tokens, i) == "of":
+                    continue  # "one of the cups" is not a count
+                value = tag.value
+                if tag.kind == "pole" and i - last_neg <= _NEG_REACH:
+                    value = _flip(tag.axis, value)
+                axes.setdefault(tag.axis, []).append(AxisValue(
+                    value, target=0 < i - last_target <= _MARK_REACH, source=0 < i - last_source <= _MARK_REACH))
+                if tag.kind == "pole" and tag.axis not in ("side", "depth"):
+                    change = True
+        if not tok.tags and tok.key not in lex.stopwords and not tok.key.isdigit():
+            content[tok.key] = lex.generic.get(tok.key, 1.0)
+            categories.add(lex.hypernym.get(tok.key, tok.key))
+    return Analysis(text, content, frozenset(categories), {a: tuple(v) for a, v in axes.items()}, change, shared)
+
+
+def _pole_follows(tokens: Sequence[Token], i: int) -> bool:
+    return any(t.has("pole") for t in tokens[i + 1:i + 1 + _NEG_REACH])
+
+
+def _next_key(tokens: Sequence[Token], i: int) -> str:
+    return tokens[i + 1].key if i + 1 < len(tokens) else ""
+
+
+def contradicts(claim: Analysis, item: Analysis) -> bool:
+    """Does the claim take the opposite position of the item on an axis both speak about?"""
+    for axis in claim.axes.keys() & item.axes.keys():
+        tc, ti = claim.target(axis), item.target(axis)
+        if tc == ti:
+            continue
+        if tc not in item.values(axis):
+            return True  # a value the item never mentions: "blue" for a red/green item
+        if claim.directed(axis) and item.directed(axis):
+            return True  # both say which way, and the ways differ ("red to blue" vs "blue to red")
+    return False
+
+
+def _axis_weight(axis: str) -> float:
+    return load_lexicon().axis_weight.get(axis, 0.5)
+
+
+def _total_weight(a: Analysis, idf: dict) -> float:
+    w = sum(v * idf.get(k, 1.0) for k, v in a.content.items())
+    return w + sum(2 * _axis_weight(ax) for ax in a.axes)
+
+
+def similarity(claim: Analysis, item: Analysis, idf: Optional[dict] = None) -> float:
+    """Weighted Dice overlap in [0, 1]; opposite axis values count as a shared topic only.
+
+    >>> round(similarity(analyze("the tv was removed"), analyze("A television has been removed")), 2)
+    1.0
+    """
+    idf = idf or {}
+    shared = 0.0
+    for k in claim.content.keys() & item.content.keys():
+        shared += claim.content[k] * idf.get(k, 1.0)
+    # a weaker cue when both name members of one category ("a man" / "a person")
+    loose = (claim.categories & item.categories) - {k[2:] for k in claim.content.keys() & item.content.keys()}
+    shared += 0.5 * len(loose)
+    for axis in claim.axes.keys() & item.axes.keys():
+        shared += _axis_weight(axis)
+        if claim.target(axis) == item.target(axis):
+            shared += _axis_weight(axis)
+    total = _total_weight(claim, idf) + _total_weight(item, idf)
+    return 0.0 if total == 0 else min(1.0, 2 * shared / total)
+
+
+def item_idf(items: Sequence[Analysis]) -> dict:
+    """Down-weight keys shared by several items of one list (they cannot tell items apart)."""
+    df: dict[str, int] = {}
+    for a in items:
+        for k in a.content:
+            df[k] = df.get(k, 0) + 1
+    return {k: 1.0 / (1.0 + 0.5 * math.log(n)) if n > 1 else 1.0 for k, n in df.items()}
