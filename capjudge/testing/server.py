@@ -52,6 +52,7 @@ class Reply:
     status: int = 200
     retry_after: Optional[str] = None
     content: Optional[str] = None
+    message: Optional[str] = None  # error message of a ``status`` reply
 
 
 OK = Reply()
@@ -71,8 +72,9 @@ def rate_limited(retry_after: Optional[str] = "0.05") -> Reply:
     return Reply(kind="status", status=429, retry_after=retry_after)
 
 
-def server_error(status: int = 500) -> Reply:
-    return Reply(kind="status", status=status)
+def server_error(status: int = 500, message: Optional[str] = None) -> Reply:
+    """An HTTP error reply (any status; e.g. 400 with a message about response_format)."""
+    return Reply(kind="status", status=status, message=message)
 
 
 def content(text: str) -> Reply:
@@ -320,7 +322,8 @@ def _make_handler(server: ScriptedServer) -> type:
                 return
             if reply.kind == "status":
                 headers = {"Retry-After": reply.retry_after} if reply.retry_after is not None else {}
-                self._send_json(reply.status, {"error": {"message": f"scripted HTTP {reply.status}"}}, headers)
+                message = reply.message or f"scripted HTTP {reply.status}"
+                self._send_json(reply.status, {"error": {"message": message}}, headers)
                 return
             message_content = server._reply_content(reply, data)
             with server._lock:
