@@ -1,0 +1,43 @@
+"""Small benchmark folders made by code, so the data-layer tests do not depend on the samples."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+# pair id -> (source, [(item id, text, category, ambiguous)])
+DIFFCAP_PAIRS = {
+    "fx-001": ("web", [("fx-001-1", "A red ball was added on the table.", "object", False),
+                       ("fx-001-2", "The sky is darker.", "image_property", False),
+                       ("fx-001-3", "A faint shadow moved.", "background", True)]),
+    "fx-002": ("synthetic_2d", [("fx-002-1", "The square is blue instead of green.", "attribute", False)]),
+    "fx-003": ("synthetic_2d", [("fx-003-1", "The text STOP became GO.", "text_symbol", False),
+                                ("fx-003-2", "The picture is mirrored.", "camera_viewpoint", False)]),
+    "fx-004": ("video_frame", [("fx-004-1", "A slight blur.", "image_property", True)]),
+}
+
+
+def _image(colour: str, shape_colour: str, size: int = 96) -> Image.Image:
+    img = Image.new("RGB", (size, size), colour)
+    ImageDraw.Draw(img).rectangle([size // 4, size // 4, size // 2, size // 2], fill=shape_colour)
+    return img
+
+
+def make_diffcap_folder(root: Path) -> str:
+    """A loadable DiffCap-Bench folder (data/test-*.parquet) with the pairs of DIFFCAP_PAIRS."""
+    from datasets import Dataset
+
+    import diffcap_bench
+
+    rows = {"pair_id": [], "image_a": [], "image_b": [], "source": [], "differences": []}
+    for n, (pair_id, (source, items)) in enumerate(DIFFCAP_PAIRS.items()):
+        rows["pair_id"].append(pair_id)
+        rows["image_a"].append(_image("white", "green"))
+        rows["image_b"].append(_image("lightgrey", ["red", "blue", "black", "green"][n]))
+        rows["source"].append(diffcap_bench.SOURCES.index(source))
+        rows["differences"].append([{"id": i, "text": t, "category": diffcap_bench.CATEGORIES.index(c),
+                                     "ambiguous": a} for i, t, c, a in items])
+    ds = Dataset.from_dict(rows, features=diffcap_bench.FEATURES)
+    (root / "data").mkdir(parents=True, exist_ok=True)
+    ds.to_parquet(str(root / "data" / "test-00000-of-00001.parquet"))
+    return str(root)
