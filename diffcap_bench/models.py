@@ -32,7 +32,7 @@ _SWAPS = {
     "left": "right", "top": "bottom", "added": "removed", "appears": "disappears", "larger": "smaller",
     "bigger": "smaller", "brighter": "darker", "open": "closed", "more": "fewer", "up": "down",
     "red": "blue", "green": "yellow", "black": "white", "sitting": "standing", "smiling": "frowning",
-    "closer": "farther", "above": "below", "before": "after", "front": "back", "on": "off",
+    "closer": "farther", "above": "below", "front": "back",
     "increased": "decreased", "raised": "lowered", "two": "three", "four": "five",
 }
 SWAPS = {**_SWAPS, **{v: k for k, v in _SWAPS.items()}}
@@ -50,8 +50,8 @@ INVENTED = (
     "a crystal chandelier hangs from the ceiling",
 )
 
-NOISY_DROP, NOISY_GARBLE = 0.35, 0.3  # share of key items the noisy model drops / garbles
-HALLUCINATING_KEEP, HALLUCINATING_INVENT = 0.5, (2, 3)  # share kept; how many inventions per pair
+NOISY_DROP, NOISY_GARBLE = 0.3, 0.15  # share of key items the noisy model drops / garbles
+HALLUCINATING_KEEP, HALLUCINATING_INVENT = 0.4, (2, 4)  # share kept; how many inventions per pair
 
 
 def garble(text: str, rng: Optional[random.Random] = None) -> str:
