@@ -1,8 +1,10 @@
 """Formatting helpers the views share: coloured tables, number formatting, the page CSS."""
 from __future__ import annotations
 
-from typing import Mapping, Optional, Sequence
+import functools
+from typing import Callable, Mapping, Optional, Sequence
 
+import gradio as gr
 import pandas as pd
 
 # Makes images and tables readable in the Space and in the browser test's screenshots.
@@ -14,6 +16,17 @@ CSS = """
 .symbal-rows .flag { font-size: 0.85em; color: #555; }
 .symbal-rows img { width: 112px; border-radius: 4px; }
 """
+
+
+def shown_to_user(fn: Callable) -> Callable:
+    """Turn a bad id or bad input (LookupError, ValueError incl. InputError) into a message in the UI."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (LookupError, ValueError) as e:
+            raise gr.Error(str(e).strip("'\"")) from None
+    return wrapper
 
 
 def coloured_table(rows: Sequence[Sequence[object]], headers: Sequence[str],

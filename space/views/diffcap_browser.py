@@ -9,7 +9,7 @@ import gradio as gr
 import pandas as pd
 
 import data
-from views.common import coloured_table
+from views.common import coloured_table, shown_to_user
 
 TABLE_HEADERS = ["id", "category", "difference", "kind"]
 IMAGE_HEIGHT = 360
@@ -26,6 +26,7 @@ def build(config: data.SpaceConfig) -> gr.Blocks:
         status = f"**{len(ids)}** of {len(data.pair_ids(path))} pairs match the filters."
         return gr.update(choices=ids, value=keep), counts, status
 
+    @shown_to_user
     def on_pair(pair_id):
         if not pair_id:
             return None, None, None, coloured_table([], TABLE_HEADERS, {}), "No pair matches the filters."
@@ -62,7 +63,8 @@ def build(config: data.SpaceConfig) -> gr.Blocks:
             with gr.Column(scale=3):
                 with gr.Row():
                     prev_btn = gr.Button("◀ Previous", size="sm", elem_id="dc-prev")
-                    pair = gr.Dropdown([], label="Pair (type to jump)", filterable=True, scale=3, elem_id="dc-pair")
+                    pair = gr.Dropdown([], label="Pair (type to jump)", filterable=True, scale=3,
+                                       allow_custom_value=True, elem_id="dc-pair")
                     next_btn = gr.Button("Next ▶", size="sm", elem_id="dc-next")
                     mode = gr.Radio(["side by side", "slider"], value="side by side", label="Compare",
                                     elem_id="dc-mode")

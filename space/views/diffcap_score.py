@@ -8,7 +8,7 @@ from __future__ import annotations
 import gradio as gr
 
 import data
-from views.common import coloured_table, fmt_number
+from views.common import coloured_table, fmt_number, shown_to_user
 
 CLAIM_HEADERS = ["claim", "label", "item"]
 ITEM_HEADERS = ["id", "category", "difference", "status"]
@@ -39,27 +39,26 @@ def build(config: data.SpaceConfig) -> gr.Blocks:
         ids = data.pair_ids(path)
         return gr.update(choices=ids, value=ids[0] if ids else None)
 
+    @shown_to_user
     def on_pair(pair_id):
         if not pair_id:
             return None, None
         view = data.pair_view(path, pair_id)
         return view.image_a, view.image_b
 
+    @shown_to_user
     def on_score(pair_id, caption, base_url, model, api_key):
         if not pair_id:
             raise gr.Error("Pick a pair first.")
         if not (caption or "").strip():
             raise gr.Error("Type or paste a difference caption to score.")
-        try:
-            spec = data.judge_spec(base_url, model)
-        except ValueError as e:
-            raise gr.Error(str(e)) from None
+        spec = data.judge_spec(base_url, model)
         return score_outputs(data.score_caption(path, pair_id, caption, spec, api_key or ""))
 
     with gr.Blocks() as view:
         with gr.Row():
             with gr.Column(scale=2):
-                pair = gr.Dropdown([], label="Pair", filterable=True, elem_id="sc-pair")
+                pair = gr.Dropdown([], label="Pair", filterable=True, allow_custom_value=True, elem_id="sc-pair")
                 with gr.Row():
                     image_a = gr.Image(label="Image A", type="pil", format="jpeg", height=240, interactive=False,
                                        elem_classes="pair-image")

@@ -8,7 +8,7 @@ import gradio as gr
 import pandas as pd
 
 import data
-from views.common import fmt_number
+from views.common import fmt_number, shown_to_user
 
 
 def _table(entries, benchmark: str) -> pd.DataFrame:
@@ -18,6 +18,7 @@ def _table(entries, benchmark: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=headers)
 
 
+@shown_to_user
 def leaderboard_outputs(folder) -> tuple:
     """Both tables, both charts and a note naming the folder and the number of files."""
     entries = data.read_leaderboard(folder)

@@ -11,7 +11,7 @@ import html
 import gradio as gr
 
 import data
-from views.common import fmt_number
+from views.common import fmt_number, shown_to_user
 
 CONTINGENCY_HEADERS = ["", "t inserted", "t not inserted", "total"]
 
@@ -73,6 +73,7 @@ def build(config: data.SpaceConfig) -> gr.Blocks:
         keep = current if current in ids else (ids[0] if ids else None)
         return gr.update(choices=ids, value=keep), f"**{len(ids)}** scenarios match."
 
+    @shown_to_user
     def page_outputs(scenario_id, variant, only, page):
         if not scenario_id:
             return "", 1, ""
@@ -80,6 +81,7 @@ def build(config: data.SpaceConfig) -> gr.Blocks:
         status = f"page {rp.page} of {rp.n_pages} · {rp.n_matching} rows match"
         return rows_html(path, rp, variant), rp.page, status
 
+    @shown_to_user
     def on_scenario(scenario_id, variant, only):
         if not scenario_id:
             return "No scenario matches the filters.", [], "", 1, ""
@@ -99,7 +101,7 @@ def build(config: data.SpaceConfig) -> gr.Blocks:
                 sampling = gr.Dropdown([data.ANY], value=data.ANY, label="Sampling", elem_id="sb-sampling")
                 size = gr.Dropdown([data.ANY], value=data.ANY, label="Size of v", elem_id="sb-size")
                 scenario = gr.Dropdown([], label="Scenario (type an id to jump)", filterable=True,
-                                       elem_id="sb-scenario")
+                                       allow_custom_value=True, elem_id="sb-scenario")
                 status = gr.Markdown(elem_id="sb-status")
             with gr.Column(scale=3):
                 summary = gr.Markdown(elem_id="sb-summary")

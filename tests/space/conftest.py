@@ -20,3 +20,21 @@ def diffcap_folder(tmp_path_factory) -> str:
     import fixtures
 
     return fixtures.make_diffcap_folder(tmp_path_factory.mktemp("diffcap"))
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def launch_space(config) -> tuple[object, str]:
+    """Build the Space for ``config`` and serve it on 127.0.0.1 in this process; (demo, url)."""
+    import app
+
+    demo = app.build_app(config)
+    port = free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, css=app.CSS)
+    return demo, f"http://127.0.0.1:{port}/"

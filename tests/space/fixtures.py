@@ -41,3 +41,36 @@ def make_diffcap_folder(root: Path) -> str:
     (root / "data").mkdir(parents=True, exist_ok=True)
     ds.to_parquet(str(root / "data" / "test-00000-of-00001.parquet"))
     return str(root)
+
+
+def diffcap_scores_doc(model: str, hit: bool) -> dict:
+    """A DiffCap-Bench scores.json document made by the real scoring and report functions."""
+    from capjudge import Claim, Item
+    from diffcap_bench import report, scoring
+
+    items = [Item("a", "x", "object"), Item("b", "y", "attribute")]
+    claims = [Claim("x", "correct", "a")] if hit else [Claim("z", "hallucination")]
+    pc = scoring.pair_counts(items, claims, "p1", "web")
+    return report.scores_document(scoring.aggregate([pc], n_resamples=10), scoring.per_pair_columns([pc]),
+                                  "judge:embedded|test", model=model)
+
+
+def symbal_scores_doc(model: str, hit: bool) -> dict:
+    """A SymbalBench scores.json document around the real Accuracy@K scoring."""
+    from symbalbench import scoring
+
+    out = scoring.ScenarioOutcome("s1", {"domain": "natural", "strength": "high"}, 1 if hit else None, 1, False)
+    return {"format": "symbalbench/scores@1", "model": model, "judge_signature": "judge:embedded|test",
+            **scoring.score_outcomes([out], ks=[1, 5], n_resamples=10)}
+
+
+def make_leaderboard_folder(root: Path) -> str:
+    """Two DiffCap runs ("good" beats "bad"), one SymbalBench run, one unrelated scores.json."""
+    import json
+
+    docs = {"good": diffcap_scores_doc("good", True), "bad": diffcap_scores_doc("bad", False),
+            "sym": symbal_scores_doc("detector", True), "other": {"something": "else"}}
+    for name, doc in docs.items():
+        (root / name).mkdir(parents=True, exist_ok=True)
+        (root / name / "scores.json").write_text(json.dumps(doc), encoding="utf-8")
+    return str(root)

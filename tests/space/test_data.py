@@ -1,12 +1,10 @@
 """The Space's data layer, called as plain functions (no Gradio)."""
 from __future__ import annotations
 
-import json
-import sys
-
 import pytest
 
 import data
+import fixtures
 from benchcore.errors import InputError
 
 
@@ -133,33 +131,8 @@ def test_cramers_v_of_independent_and_perfect_tables():
 
 # ----------------------------------------------------------------------------- leaderboard
 
-def _diffcap_scores(model: str, f1_hits: int) -> dict:
-    from capjudge import Claim, Item
-    from diffcap_bench import report, scoring
-
-    items = [Item("a", "x", "object"), Item("b", "y", "attribute")]
-    claims = [Claim("x", "correct", "a")] if f1_hits else [Claim("z", "hallucination")]
-    pc = scoring.pair_counts(items, claims, "p1", "web")
-    return report.scores_document(scoring.aggregate([pc], n_resamples=10), scoring.per_pair_columns([pc]),
-                                  "judge:embedded|test", model=model)
-
-
-def _symbal_scores(model: str, hit: bool) -> dict:
-    from symbalbench import scoring
-
-    out = scoring.ScenarioOutcome("s1", {"domain": "natural", "strength": "high"}, 1 if hit else None,
-                                  1, False)
-    return {"format": "symbalbench/scores@1", "model": model, "judge_signature": "judge:embedded|test",
-            **scoring.score_outcomes([out], ks=[1, 5], n_resamples=10)}
-
-
 def test_leaderboard_reads_both_kinds_and_sorts_best_first(tmp_path):
-    for name, doc in [("good", _diffcap_scores("good", 1)), ("bad", _diffcap_scores("bad", 0)),
-                      ("sym", _symbal_scores("detector", True))]:
-        (tmp_path / name).mkdir()
-        (tmp_path / name / "scores.json").write_text(json.dumps(doc), encoding="utf-8")
-    (tmp_path / "other").mkdir()
-    (tmp_path / "other" / "scores.json").write_text('{"something": "else"}', encoding="utf-8")
+    fixtures.make_leaderboard_folder(tmp_path)
 
     entries = data.read_leaderboard(str(tmp_path))
     assert [(e.benchmark, e.model) for e in entries] == [("diffcap", "bad"), ("diffcap", "good"), ("symbal", "detector")]
