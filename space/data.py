@@ -397,11 +397,14 @@ def scenario_table(path: Optional[str] = None) -> tuple[dict, ...]:
 
 
 def scenario_choices(path: Optional[str] = None) -> dict[str, list[str]]:
-    """For each filter (domain, strength, sampling, size) the values present, sorted; "any" first."""
+    """For each filter (domain, strength, sampling, size) the values present in display order; "any" first."""
+    from symbalbench.scoring import VALUE_ORDER  # display order: low, medium, high, ...
+
     out = {}
     for key in SCENARIO_FILTERS:
-        values = sorted({str(s[key]) for s in scenario_table(path) if s.get(key) not in (None, "")})
-        out[key] = [ANY] + values
+        values = {str(s[key]) for s in scenario_table(path) if s.get(key) not in (None, "")}
+        known = [v for v in VALUE_ORDER.get(key, ()) if v in values]
+        out[key] = [ANY] + known + sorted(values - set(known))
     return out
 
 
@@ -544,10 +547,10 @@ DIFFCAP_COLUMNS: tuple[str, ...] = ("f1_star", "recall", "precision_star", "hall
 
 def _benchmark_of(doc: Mapping[str, Any]) -> Optional[str]:
     """Tell the two scores.json kinds apart: "diffcap", "symbal" or None (not a scores file)."""
-    fmt = str(doc.get("format", "")).lower()
-    if fmt.startswith("diffcap") or ("macro" in doc and "recall_per_category" in doc):
+    tag = str(doc.get("benchmark") or doc.get("format") or "").lower()
+    if tag.startswith("diffcap") or ("macro" in doc and "recall_per_category" in doc):
         return "diffcap"
-    if fmt.startswith("symbal") or ("overall" in doc and "breakdowns" in doc):
+    if tag.startswith("symbal") or ("overall" in doc and "breakdowns" in doc):
         return "symbal"
     return None
 

@@ -57,11 +57,11 @@ def diffcap_scores_doc(model: str, hit: bool) -> dict:
 
 def symbal_scores_doc(model: str, hit: bool) -> dict:
     """A SymbalBench scores.json document around the real Accuracy@K scoring."""
-    from symbalbench import scoring
+    from symbalbench import report, scoring
 
     out = scoring.ScenarioOutcome("s1", {"domain": "natural", "strength": "high"}, 1 if hit else None, 1, False)
-    return {"format": "symbalbench/scores@1", "model": model, "judge_signature": "judge:embedded|test",
-            **scoring.score_outcomes([out], ks=[1, 5], n_resamples=10)}
+    return report.scores_document(scoring.score_outcomes([out], ks=[1, 5], n_resamples=10),
+                                  {"model": model, "judge_signature": "judge:embedded|test"})
 
 
 def make_leaderboard_folder(root: Path) -> str:
