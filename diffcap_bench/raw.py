@@ -193,19 +193,20 @@ def read_image_bytes(path: Path, where: str, field: str, max_pixels: Optional[in
         raise UnreadableImage(where, field, f"cannot read image file {path}: {e}") from None
     limit = Image.MAX_IMAGE_PIXELS if max_pixels is None else max_pixels
     try:
-        with Image.open(io.BytesIO(data)) as im:
-            w, h = im.size
-            if limit is not None and w * h > limit:
-                raise DecompressionBomb(where, field, f"image {path} has {w}x{h} = {w * h:,} pixels, over the "
-                                                      f"decompression-bomb limit of {limit:,}")
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", Image.DecompressionBombWarning)
+        with warnings.catch_warnings():
+            # Pillow warns (and past twice the limit raises) while opening; both mean "bomb" here
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                w, h = im.size
+                if limit is not None and w * h > limit:
+                    raise Image.DecompressionBombError(f"{w}x{h} = {w * h:,} pixels")
                 im.load()
     except UnidentifiedImageError:
         raise NotAnImage(where, field, f"file {path} is not an image Pillow can identify") from None
-    except Image.DecompressionBombError as e:  # Pillow's own check (e.g. a lower global limit)
-        raise DecompressionBomb(where, field, f"image {path}: {e}") from None
-    except (OSError, SyntaxError, ValueError, Image.DecompressionBombWarning) as e:
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
+        raise DecompressionBomb(where, field, f"image {path} is over the decompression-bomb limit of "
+                                              f"{limit:,} pixels ({e})") from None
+    except (OSError, SyntaxError, ValueError) as e:
         raise UnreadableImage(where, field, f"image {path} cannot be decoded: {e}") from None
     return data
 
