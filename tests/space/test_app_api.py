@@ -5,6 +5,8 @@ uses the bundled sample, checked against the data layer.
 """
 from __future__ import annotations
 
+import html
+
 import pytest
 
 import data
@@ -87,6 +89,54 @@ def test_scoring_without_a_caption_is_an_error_message(client):
 
     with pytest.raises(AppError, match="caption"):
         client.predict("fx-001", "   ", "", "", "", api_name="/score_caption")
+
+
+# ----------------------------------------------------------------------------- SymbalBench browser
+
+def test_symbal_choices_fill_the_filters_and_the_scenario_list(client):
+    domain, strength, sampling, size, scenario, status = client.predict(api_name="/symbal_choices")
+    assert [c[0] for c in strength["choices"]][:1] == ["any"] and strength["value"] == "any"
+    assert {c[0] for c in domain["choices"]} == {"any", "natural", "medical"}
+    ids = data.filter_scenarios(None)
+    assert [c[0] for c in scenario["choices"]] == ids and scenario["value"] == ids[0]
+    assert f"**{len(ids)}** scenarios" in status
+
+
+def test_symbal_filter_keeps_only_matching_scenarios(client):
+    scenario, status = client.predict("medical", "high", "any", "any", None, api_name="/symbal_filter")
+    ids = [c[0] for c in scenario["choices"]]
+    assert ids and ids == data.filter_scenarios(None, domain="medical", strength="high")
+    assert all(data.scenario_summary(None, i)["strength"] == "high" for i in ids)
+
+
+def test_symbal_scenario_shows_v_values_and_the_contingency_table(client):
+    sid = data.filter_scenarios(None, domain="natural")[0]
+    summary = data.scenario_summary(None, sid)
+    header, table, rows, page, status = client.predict(sid, "reference_free", [], api_name="/symbal_scenario")
+    assert sid in header and f"`{summary['text_error']}`" in header and "target" in header
+    (a, b), (c, d) = summary["contingency"]
+    assert table["data"] == [["v present", a, b, a + b], ["v absent", c, d, c + d],
+                             ["total", a + c, b + d, a + b + c + d]]
+    assert page == 1 and rows.count("<tr>") == 1 + data.DEFAULT_PAGE_SIZE
+    assert "<th>references</th>" not in rows
+
+
+def test_symbal_page_of_inserted_rows_highlights_t_and_shows_references(client):
+    sid = data.filter_scenarios(None, domain="natural")[0]
+    expected = data.scenario_page(None, sid, "reference_based", 1, data.DEFAULT_PAGE_SIZE, ["t inserted"])
+    rows, page, status = client.predict(sid, "reference_based", ["t inserted"], 1, api_name="/symbal_page")
+    assert page == 1 and f"{expected.n_matching} rows match" in status
+    assert rows.count("<mark") == len(expected.rows) > 0
+    assert "<th>references</th>" in rows and "data:image/jpeg;base64," in rows
+    first = expected.rows[0]
+    inserted = first["caption"][first["span_start"]:first["span_end"]]
+    assert f">{html.escape(inserted)}</mark>" in rows
+
+
+def test_symbal_page_is_clamped_to_the_last_page(client):
+    sid = data.filter_scenarios(None)[0]
+    rows, page, status = client.predict(sid, "reference_free", [], 10_000, api_name="/symbal_page")
+    assert page == data.scenario_page(None, sid, page=10_000).n_pages and f"page {int(page)} of" in status
 
 
 # ----------------------------------------------------------------------------- leaderboard
