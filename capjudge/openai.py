@@ -275,6 +275,7 @@ class OpenAIJudge:
         self._lock = threading.Lock()
         self._rng = random.Random(self.seed)  # jitter only; answers never depend on it
         self._next_replica = itertools.count()
+        self._paused_until: dict[str, float] = {}  # replica URL -> monotonic time its Retry-After ends
 
     @classmethod
     def from_options(cls, model: str, **options: Any) -> "OpenAIJudge":
@@ -434,6 +435,10 @@ class OpenAIJudge:
                 self._count("retries")
             url = self.base_urls[next(self._next_replica) % len(self.base_urls)] + "/chat/completions"
             wait = self._backoff(attempt)
+            # A Retry-After from a replica holds back every request to it, not only the one refused.
+            paused = self._paused_until.get(url, 0.0) - time.monotonic()
+            if paused > 0:
+                await asyncio.sleep(paused)
             self._count("requests")
             try:
                 response = await client.post(url, json=self._body(messages, response_format))
@@ -454,6 +459,7 @@ class OpenAIJudge:
                     retry_after = parse_retry_after(response.headers.get("retry-after"))
                     if retry_after is not None:
                         wait = max(wait, min(retry_after, self.retry_after_max))
+                        self._paused_until[url] = max(self._paused_until.get(url, 0.0), time.monotonic() + wait)
                 else:
                     raise _RequestFailed(f"HTTP {status} from {url}: {response.text[:300]}")
             if attempt < self.max_retries:

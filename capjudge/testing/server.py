@@ -147,6 +147,7 @@ class ScriptedServer:
         self.model = model
         self.requests: list[dict] = []
         self.headers: list[dict] = []
+        self.arrivals: list[float] = []  # time.monotonic() of each request, in arrival order
         self.in_flight = 0
         self.max_in_flight = 0
         self.answered = 0
@@ -178,6 +179,7 @@ class ScriptedServer:
         with self._lock:
             self.requests.clear()
             self.headers.clear()
+            self.arrivals.clear()
             self.max_in_flight = 0
             self.answered = 0
 
@@ -300,6 +302,7 @@ def _make_handler(server: ScriptedServer) -> type:
             body = json.loads(self.rfile.read(length) or b"{}")
             with server._lock:
                 server.requests.append(body)
+                server.arrivals.append(time.monotonic())
                 server.headers.append(dict(self.headers))
                 server.in_flight += 1
                 server.max_in_flight = max(server.max_in_flight, server.in_flight)

@@ -145,6 +145,15 @@ def test_429_is_retried_no_sooner_than_retry_after(server):
     assert (judge.stats["requests"], judge.stats["retries"]) == (2, 1)
 
 
+def test_retry_after_holds_back_other_requests_to_that_server(server):
+    server.script(rate_limited("0.5"), slow(0.2))  # of the first two requests, one is refused
+    results = make_judge(server, concurrency=2).judge_equivalences(equivalence_cases(6))
+    assert all(r.ok for r in results)
+    refused_at = server.arrivals[0]
+    # the other first request finished at ~0.2 s; nothing more was sent before Retry-After ended
+    assert all(t >= refused_at + 0.45 for t in server.arrivals[2:])
+
+
 @pytest.mark.parametrize("failure", [server_error(500), server_error(503), DROP, rate_limited(None)],
                          ids=["500", "503", "dropped-connection", "429-without-retry-after"])
 def test_transient_failures_are_retried_and_succeed(server, failure):
