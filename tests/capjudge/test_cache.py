@@ -10,13 +10,15 @@ import time
 
 import pytest
 
+import capjudge.cache
 import capjudge.openai
 from benchcore.cli import run_cli
 from capjudge.cache import CacheFileError, CachedJudge, JudgeCache, cache_identity
 from capjudge.callables import CallableJudge
 from capjudge.openai import OpenAIJudge
 from capjudge.prompts import parse_template
-from capjudge.protocol import DifferenceCase, EquivalenceCase
+from capjudge.protocol import DifferenceCase, EquivalenceCase, EquivalenceResult
+from capjudge.registry import resolve_judge
 from capjudge.testing.cases import difference_cases, equivalence_cases, fast_options
 from capjudge.testing.server import OK, DROP, ScriptedServer, server_error
 
@@ -219,3 +221,38 @@ def test_several_processes_write_one_cache(cache_path):
     results = judge.judge_equivalences([EquivalenceCase(f"name {i}", "ref", "visual_feature") for i in range(distinct)])
     assert [r.equivalent for r in results] == [str(i).endswith("0") for i in range(distinct)]
     assert judge.stats["misses"] == 0
+
+
+class _InterruptedJudge:
+    """A batch judge (no on_result) that is interrupted on its third batch."""
+
+    signature = "judge:interrupted|model:none|capjudge:0.1.0"
+
+    def __init__(self):
+        self.batches = []
+
+    def judge_equivalences(self, cases):
+        self.batches.append(len(cases))
+        if len(self.batches) == 3:
+            raise KeyboardInterrupt
+        return [EquivalenceResult(equivalent=True) for _ in cases]
+
+
+def test_batch_judge_answers_are_stored_chunk_by_chunk(cache_path, monkeypatch):
+    monkeypatch.setattr(capjudge.cache, "CHUNK", 4)
+    pairs = equivalence_cases(10)
+    with pytest.raises(KeyboardInterrupt):
+        CachedJudge(_InterruptedJudge(), cache_path).judge_equivalences(pairs)
+    assert len(JudgeCache(cache_path)) == 8  # two full chunks were kept
+    inner = _InterruptedJudge()
+    CachedJudge(inner, cache_path).judge_equivalences(pairs)
+    assert inner.batches == [2]
+
+
+def test_resolve_judge_with_cache_option(server, cache_path):
+    spec = f"openai:test-model?base_url={server.base_url}&progress=false"
+    resolve_judge(spec, cache=cache_path).judge_differences(difference_cases(2))
+    judge = resolve_judge(spec, cache=cache_path)
+    assert isinstance(judge, CachedJudge) and judge.signature.startswith("judge:openai|model:test-model|")
+    judge.judge_differences(difference_cases(2))
+    assert server.request_count == 2 and judge.stats["hits"] == 2
