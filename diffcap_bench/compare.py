@@ -70,8 +70,10 @@ def render_comparison(result: Mapping[str, Any]) -> str:
         verdict = f"{better} better" if r["ci_low"] > 0 or r["ci_high"] < 0 else "no clear difference"
         if r["diff"] == 0:
             verdict = "no clear difference"
+        # a bootstrap p-value of 0 only means "below the resolution 1/resamples"
+        p = f"< {1 / result['bootstrap']['resamples']:.3g}" if r["p_value"] == 0 else r["p_value"]
         rows.append([name, r["n"], r["mean_a"], r["mean_b"], r["diff"], f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]",
-                     r["p_value"], verdict])
+                     p, verdict])
     text = (f"A = {result['model_a']}, B = {result['model_b']}\n\n"
             + markdown_table(["metric", "pairs", "A", "B", "A - B", "95% CI", "p", "verdict"], rows))
     if not result["same_judge"]:

@@ -107,8 +107,8 @@ def headline_table(doc: Mapping[str, Any]) -> str:
     """Macro (headline) numbers with 95% intervals, micro beside them."""
     rows = []
     for name in HEADLINE:
-        micro = doc["micro"].get(name) if name in doc["micro"] else None
-        rows.append([name, _num(doc["macro"].get(name)), _ci_text(doc["ci95"].get(name)), _num(micro)])
+        micro = _num(doc["micro"][name]) if name in doc["micro"] else "—"  # a share of pairs has no micro form
+        rows.append([name, _num(doc["macro"].get(name)), _ci_text(doc["ci95"].get(name)), micro])
     return markdown_table(["metric", "macro", "95% CI", "micro"], rows)
 
 

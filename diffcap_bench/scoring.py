@@ -38,7 +38,7 @@ import numpy as np
 
 from benchcore.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 from capjudge.protocol import Claim, Item
-from diffcap_bench.schema import CATEGORIES  # the ten, in ClassLabel order
+from diffcap_bench.schema import CATEGORIES, SOURCES  # in ClassLabel order
 
 # Per-pair metrics averaged over pairs (macro); the first two skip pairs with K = 0.
 PAIR_METRICS: tuple[str, ...] = ("recall", "precision_star", "f1_star", "hallucination_rate")
@@ -281,12 +281,14 @@ def recall_per_category(pairs: Iterable[PairCounts], categories: Sequence[str] =
 
 
 def per_source_scores(pairs: Sequence[PairCounts]) -> dict[str, dict]:
-    """Macro numbers per source (no intervals), in order of first appearance."""
+    """Macro numbers per source (no intervals), in the schema's source order (unknown ones last)."""
     groups: dict[str, list[PairCounts]] = {}
     for pc in pairs:
         groups.setdefault(pc.source, []).append(pc)
+    order = {s: i for i, s in enumerate(SOURCES)}
     out = {}
-    for source, group in groups.items():
+    for source in sorted(groups, key=lambda s: (order.get(s, len(order)), s)):
+        group = groups[source]
         macro, _ = macro_scores(group, n_resamples=0)
         out[source] = {"n_pairs": len(group), **macro}
     return out
