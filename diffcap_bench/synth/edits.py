@@ -353,7 +353,8 @@ def _camera_free(ctx: PairContext) -> bool:
 
 
 def camera_mirror(ctx: PairContext) -> Optional[Edit]:
-    if not _camera_free(ctx):
+    # mirrored writing would make "the sign reads OPEN" false for the second image
+    if not _camera_free(ctx) or any(e.kind == "sign" for e in ctx.b.entities):
         return None
     ctx.b.camera = ("mirror",)
     return Edit("camera_viewpoint", lambda: say(ctx, "camera_mirror"))

@@ -28,7 +28,7 @@ SIMPLE_SHAPES = ("ball", "box", "triangle", "star", "diamond")  # can be filled,
 COMPLEX_SHAPES = ("house", "tree", "flower", "car")  # always filled
 SHAPES = SIMPLE_SHAPES + COMPLEX_SHAPES
 STYLES = ("filled", "outlined", "striped")
-STYLE_WORDS = {"filled": "solid", "outlined": "hollow, outlined", "striped": "striped"}
+STYLE_WORDS = {"filled": "solid", "outlined": "outlined (hollow)", "striped": "striped"}
 
 SKIES: dict[str, tuple[int, int, int]] = {
     "light blue": (173, 216, 240),
@@ -40,7 +40,7 @@ SKIES: dict[str, tuple[int, int, int]] = {
 }
 GROUNDS: dict[str, tuple[int, int, int]] = {
     "green grass": (120, 190, 100),
-    "sandy": (225, 200, 140),
+    "sand": (225, 200, 140),
     "grey pavement": (150, 150, 155),
     "white snow": (245, 245, 250),
     "brown soil": (150, 110, 80),
@@ -52,17 +52,17 @@ POSES: dict[str, str] = {  # pose key -> how it reads in a sentence ("a person .
     "arms_up": "raising both arms above the head",
     "arms_out": "stretching both arms out to the sides",
     "pointing": "pointing sideways with one arm",
-    "kicking": "kicking one leg forward",
+    "kicking": "kicking one leg out to the side",
 }
 FIGURE_WORDS = ("person", "stick figure", "figure")
 
 EXPRESSIONS: dict[str, str] = {  # expression key -> adjective phrase
     "smiling": "smiling",
     "frowning": "frowning",
-    "neutral": "neutral, with a straight mouth",
-    "surprised": "surprised, with an open mouth",
+    "neutral": "expressionless",
+    "surprised": "surprised",
     "winking": "winking",
-    "angry": "angry, with slanted eyebrows",
+    "angry": "angry",
 }
 
 SIGN_WORDS = ("OPEN", "SHUT", "SALE", "EXIT", "STOP", "CAFE", "HOTEL", "PARK", "TAXI", "PIZZA", "BUS", "ZOO")
@@ -182,7 +182,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "background_ground": (
         "The ground is {new} in {B} instead of {old}.",
         "The ground changed from {old} to {new}.",
-        "{B} has {new} ground where {A} has {old}.",
+        "{B} shows {new} on the ground where {A} shows {old}.",
     ),
     "background_hills_add": (
         "Hills have appeared on the horizon in {B}.",

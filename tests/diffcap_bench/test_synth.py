@@ -172,3 +172,9 @@ def test_every_category_has_an_edit_that_applies():
     for cat, options in E.EDITS.items():
         assert any(fn(ctx_for(i)) is not None for i, (fn, _) in enumerate(options)), cat
     assert set(E.EDITS) == set(CATEGORIES)
+
+
+def test_no_mirror_when_a_sign_would_read_backwards():
+    ctx = ctx_for()  # the scene has a sign
+    assert E.camera_mirror(ctx) is None
+    assert ctx.b.camera is None
