@@ -77,8 +77,11 @@ def _chunks(seq: Iterable, size: int) -> Iterator[list]:
 def _judge_chunk(judge: Judge, cases: Sequence[DifferenceCase]) -> list[DifferenceResult]:
     """Judge non-empty predictions; an empty one gets no claims without asking the judge."""
     to_ask = [c for c in cases if c.prediction.strip()]
-    answers = iter(judge.judge_differences(to_ask) if to_ask else [])
-    return [next(answers) if c.prediction.strip() else DifferenceResult(claims=()) for c in cases]
+    answers = list(judge.judge_differences(to_ask)) if to_ask else []
+    if len(answers) != len(to_ask):
+        raise RuntimeError(f"judge returned {len(answers)} results for {len(to_ask)} cases")  # a bug, not bad luck
+    it = iter(answers)
+    return [next(it) if c.prediction.strip() else DifferenceResult(claims=()) for c in cases]
 
 
 def judge_pairs(
@@ -112,8 +115,6 @@ def judge_pairs(
                     results = [DifferenceResult(error=f"judge failed on this batch: {e}")] * len(cases)
             else:
                 results = [DifferenceResult(error=budget_error)] * len(cases)
-            if len(results) != len(cases):
-                raise JudgeError(f"judge returned {len(results)} results for {len(cases)} cases")
             for pair, case, result in zip(chunk, cases, results):
                 yield JudgedPair(pair, case.prediction, result)
             bar.update(len(chunk))
