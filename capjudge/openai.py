@@ -198,7 +198,7 @@ def difference_schema(case: DifferenceCase) -> dict:
         "properties": {
             "text": {"type": "string"},
             "label": {"type": "string", "enum": list(CLAIM_LABELS)},
-            "item": {"enum": ids},
+            "item": {"type": ["string", "null"], "enum": ids},
         },
         "required": ["text", "label", "item"],
         "additionalProperties": False,
