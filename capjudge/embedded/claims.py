@@ -8,6 +8,7 @@ verbs from ``lexicon.json``), so it is fast and predictable:
   clauses (have a verb);
 * a list of noun phrases sharing one predicate is distributed:
   "a cat, a dog and a bird were added" -> three claims, each "... were added";
+* adjectives after the last clause stay with it ("the sky is overcast and grey");
 * a clause without a subject borrows the subject of the first one:
   "the man raised his arm and smiled" -> "the man raised his arm", "the man smiled".
 
@@ -55,10 +56,11 @@ def _first_verb_index(words: list[str]) -> int:
 def split_sentences(text: str) -> list[str]:
     """Sentences of ``text`` without bullet markers or trailing punctuation."""
     out = []
-    for part in _SENTENCE_END.split(text.strip()):
-        part = _BULLET.sub("", part).strip().rstrip(".!?;:, ").strip()
-        if part:
-            out.append(part)
+    for line in text.strip().splitlines():
+        for part in _SENTENCE_END.split(_BULLET.sub("", line).strip()):
+            part = part.strip().rstrip(".!?;:, ").strip()
+            if part:
+                out.append(part)
     return out
 
 
@@ -75,7 +77,8 @@ def _split_clauses(sentence: str) -> list[str]:
         if not part:
             continue
         ws = tokenize(part)
-        if ws and ws[0] in _RELATIVE:  # "..., which was black," belongs to what precedes it
+        participle = sep.strip() == "," and ws and ws[0].endswith("ing") and claims and not pending
+        if ws and (ws[0] in _RELATIVE or participle):  # "..., which was black," / "..., looking down" belong to what precedes
             if pending:
                 pending[-1] = (pending[-1][0], pending[-1][1] + sep + part)
             elif claims:
@@ -104,27 +107,10 @@ def _split_clauses(sentence: str) -> list[str]:
 
 
 def _attach_tail(claims: list[str], pending: list[tuple[str, str]]) -> list[str]:
-    """Verbless parts after the last clause.
-
-    An adjectival predicate ("the image is brighter and more saturated") becomes its own
-    claim with the subject and verb of the clause before; anything else ("... with a hat
-    and a scarf") is glued back to that clause.
-    """
-    lex = load_lexicon()
-    if not claims:
-        return ["".join(s + p for s, p in pending).strip(" ,")]
-    last = claims[-1]
-    v = _first_verb_index(tokenize(last))
-    head = _head_words(last, v + 1) if v >= 0 else ""
-    out = list(claims)
-    for sep, part in pending:
-        keys = [lex.irregular.get(w) or _stem(w) for w in tokenize(part)]
-        predicative = head and any(t.kind in ("pole", "value") for k in keys for t in (lex.lookup((k,)) or []))
-        if predicative and not _is_noun_phrase(part):
-            out.append(f"{head} {part}")
-        else:
-            out[-1] = out[-1] + sep + part
-    return out
+    """Verbless parts after the last clause are glued back to it
+    ("... with a hat and a scarf", "the sky is overcast and grey")."""
+    tail = "".join(s + p for s, p in pending)
+    return claims[:-1] + [claims[-1] + tail] if claims else [tail.strip(" ,")]
 
 
 def _is_noun_phrase(part: str) -> bool:

@@ -6,8 +6,10 @@ Per claim (see :mod:`capjudge.embedded.claims` for the splitting):
 2. at or above ``threshold`` the claim addresses that item: ``correct`` (key item),
    ``wrong`` (key item, but the claim contradicts it) or ``ambiguous`` (ambiguous item —
    neutral whatever it says, as SPEC §1 wants for uncertain items);
-3. below it, a claim that overlaps an item at least ``detail_min`` without contradicting
-   it, or that only states what both images share, is a ``detail``; anything else is a
+   A claim that names another object in the item's slot ("a bicycle" for "a motorcycle")
+   is ``wrong``; another object *and* the opposite change is a ``hallucination``;
+3. below it, a claim that states what both images share, or that asserts no change and
+   overlaps an item at least ``detail_min``, is a ``detail``; anything else is a
    ``hallucination``. Filler with no content at all ("Here are the differences:") is not
    a claim.
 
@@ -27,8 +29,8 @@ from typing import Any, Sequence
 
 from capjudge.embedded.claims import split_claims
 from capjudge.embedded.equivalence import equivalent
-from capjudge.embedded.matching import analyze, contradicts, item_idf, similarity
-from capjudge.embedded.normalize import load_lexicon
+from capjudge.embedded.matching import Analysis, analyze, contradicts, item_idf, other_object, similarity
+from capjudge.embedded.normalize import lemmas, load_lexicon
 from capjudge.protocol import (
     EQUIVALENCE_KINDS,
     DifferenceCase,
@@ -51,6 +53,12 @@ def _as_float(name: str, value: Any) -> float:
     if not 0.0 <= v <= 1.0:
         raise ValueError(f"embedded judge option {name}={value!r} must be between 0 and 1")
     return v
+
+
+def is_filler(text: str) -> bool:
+    """Talk about the task rather than the images ("Here are the main differences:")."""
+    lex = load_lexicon()
+    return all(w in lex.meta or w in lex.stopwords for w in lemmas(text))
 
 
 class EmbeddedJudge:
@@ -88,27 +96,30 @@ class EmbeddedJudge:
         claims = []
         for text in split_claims(case.prediction):
             claim = analyze(text)
-            if claim.empty:
+            if claim.empty or is_filler(text):
                 continue
             label, item = self._label(claim, items, idf)
             claims.append({"text": text, "label": label, "item": item})
         return {"claims": claims}
 
-    def _label(self, claim, items, idf) -> tuple[str, Any]:
+    def _label(self, claim: Analysis, items, idf) -> tuple[str, Any]:
         best, best_score = None, 0.0
         for it, a in items:
-            s = similarity(claim, a, idf)
-            if s > best_score:
-                best, best_score = (it, a), s
+            score = similarity(claim, a, idf)
+            if score > best_score:
+                best, best_score = (it, a), score
         if best is not None and best_score >= self.threshold:
             it, a = best
             if it.ambiguous:
                 return "ambiguous", it.id
-            return ("wrong" if contradicts(claim, a) else "correct"), it.id
-        if best is not None and best_score >= self.detail_min and not contradicts(claim, best[1]):
-            return "detail", None
-        if claim.shared and not claim.change:
-            return "detail", None
+            misnamed, opposite = other_object(claim, a), contradicts(claim, a)
+            if misnamed and opposite:
+                return "hallucination", None  # another object *and* another change: not this item
+            return ("wrong" if misnamed or opposite else "correct"), it.id
+        if claim.shared and not claim.cue:
+            return "detail", None  # "both images show a kitchen"
+        if not claim.change and best_score >= self.detail_min:
+            return "detail", None  # a finer description of something an item is about
         return "hallucination", None
 
     # -- equivalence -------------------------------------------------------------------

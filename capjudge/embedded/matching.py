@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional, Sequence
 
-from capjudge.embedded.normalize import Token, load_lexicon, scan
+from capjudge.embedded.normalize import Token, lemma, load_lexicon, scan
 
 _NEG_REACH = 3  # a negation flips a pole at most this many tokens after it
-_MARK_REACH = 2  # "to", "now", "from" mark a value at most this many tokens after them
+_MARK_REACH = 3  # "to", "now", "from" mark a value at most this many tokens after them
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,11 @@ class Analysis:
     content: dict  # key -> weight
     categories: frozenset  # hypernym categories of the concepts (man -> person)
     axes: dict  # axis -> tuple[AxisValue, ...] in reading order
-    change: bool
-    shared: bool
+    change: bool  # asserts a change (a change word, or a comparative/state pole)
+    shared: bool  # speaks of what both images share ("in both", "still", "unchanged")
+    cue: bool  # has an explicit change word ("now", "added", "no longer", "replaced")
+    subject: Optional[str]  # the first object it names (identity check: bicycle vs motorcycle)
+    objects: frozenset  # every object it names
 
     def target(self, axis: str) -> Optional[str]:
         """The value this text gives the axis in the *second* image."""
@@ -59,6 +62,10 @@ class Analysis:
             return marked[-1].value
         unmarked = [v for v in vals if not v.source]
         return (unmarked or vals)[-1].value
+
+    def sources(self, axis: str) -> set:
+        """Values explicitly marked as the state of the *first* image."""
+        return {v.value for v in self.axes.get(axis, ()) if v.source} - {self.target(axis)}
 
     def values(self, axis: str) -> set:
         return {v.value for v in self.axes.get(axis, ())}
@@ -88,12 +95,22 @@ def analyze(text: str) -> Analysis:
     content: dict[str, float] = {}
     categories = set()
     axes: dict[str, list[AxisValue]] = {}
-    change = shared = False
+    change = shared = cue = False
+    subject = None
+    objects = set()
     last_neg = last_target = last_source = -99
     for i, tok in enumerate(tokens):
         kinds = {t.kind for t in tok.tags}
         change = change or "change" in kinds
+        cue = cue or "change" in kinds
         shared = shared or "shared" in kinds
+        if tok.key in ("P:amount=more", "P:amount=fewer") and i + 1 < len(tokens) and _is_scale(tokens[i + 1]):
+            # "more vibrant", "less sharp": a comparative, not a count; "less" flips the pole
+            if tok.key == "P:amount=fewer":
+                last_neg = i
+            continue
+        if "change" in kinds and not kinds & {"pole", "value", "concept"} and tok.key not in lex.stopwords:
+            content[" ".join(lemma(w) for w in tok.text.split())] = 0.5  # "swapped", "replaced", "moved": a little meaning of their own
         if "neg" in kinds:
             last_neg = i
             if not _pole_follows(tokens, i):
@@ -105,6 +122,9 @@ def analyze(text: str) -> Analysis:
         for tag in tok.tags:
             if tag.kind == "concept":
                 content[tok.key] = lex.generic.get(tag.value, 1.0)
+                if tag.value in lex.objects:
+                    subject = subject or tag.value
+                    objects.add(tag.value)
                 categories.add(lex.hypernym.get(tag.value.replace("_", " "), tag.value))
             elif tag.kind in ("pole", "value"):
                 if tag.axis == "number" and tag.value == "1" and _next_key(tokens, i) == "of":
@@ -119,7 +139,12 @@ def analyze(text: str) -> Analysis:
         if not tok.tags and tok.key not in lex.stopwords and not tok.key.isdigit():
             content[tok.key] = lex.generic.get(tok.key, 1.0)
             categories.add(lex.hypernym.get(tok.key, tok.key))
-    return Analysis(text, content, frozenset(categories), {a: tuple(v) for a, v in axes.items()}, change, shared)
+    return Analysis(text, content, frozenset(categories), {a: tuple(v) for a, v in axes.items()},
+                    change, shared, cue, subject, frozenset(objects))
+
+
+def _is_scale(tok: Token) -> bool:
+    return any(t.kind in ("pole", "value") and t.axis != "amount" for t in tok.tags)
 
 
 def _pole_follows(tokens: Sequence[Token], i: int) -> bool:
@@ -138,9 +163,17 @@ def contradicts(claim: Analysis, item: Analysis) -> bool:
             continue
         if tc not in item.values(axis):
             return True  # a value the item never mentions: "blue" for a red/green item
+        if tc in item.sources(axis):
+            return True  # the claim gives the *old* state as the new one ("is red" for "red to blue")
         if claim.directed(axis) and item.directed(axis):
             return True  # both say which way, and the ways differ ("red to blue" vs "blue to red")
     return False
+
+
+def other_object(claim: Analysis, item: Analysis) -> bool:
+    """The claim names a different object than the item in the same slot (a bicycle for a motorcycle)."""
+    return bool(claim.subject and item.subject and claim.subject not in item.objects
+                and item.subject not in claim.objects)
 
 
 def _axis_weight(axis: str) -> float:
@@ -153,7 +186,12 @@ def _total_weight(a: Analysis, idf: dict) -> float:
 
 
 def similarity(claim: Analysis, item: Analysis, idf: Optional[dict] = None) -> float:
-    """Weighted Dice overlap in [0, 1]; opposite axis values count as a shared topic only.
+    """How well ``item`` explains ``claim``, in [0, 1].
+
+    A blend of the share of the claim's weight the item covers (0.6) and the share of the
+    item's weight the claim covers (0.4). Shared content keys count fully; an axis both
+    speak about counts half, and the other half when they agree on its target; two
+    different objects in the same slot count a little (it may be a misnamed object).
 
     >>> round(similarity(analyze("the tv was removed"), analyze("A television has been removed")), 2)
     1.0
@@ -165,12 +203,16 @@ def similarity(claim: Analysis, item: Analysis, idf: Optional[dict] = None) -> f
     # a weaker cue when both name members of one category ("a man" / "a person")
     loose = (claim.categories & item.categories) - {k[2:] for k in claim.content.keys() & item.content.keys()}
     shared += 0.5 * len(loose)
+    if other_object(claim, item):
+        shared += 0.5
     for axis in claim.axes.keys() & item.axes.keys():
         shared += _axis_weight(axis)
         if claim.target(axis) == item.target(axis):
             shared += _axis_weight(axis)
-    total = _total_weight(claim, idf) + _total_weight(item, idf)
-    return 0.0 if total == 0 else min(1.0, 2 * shared / total)
+    wc, wi = _total_weight(claim, idf), _total_weight(item, idf)
+    if wc == 0 or wi == 0:
+        return 0.0
+    return min(1.0, 0.6 * shared / wc + 0.4 * shared / wi)
 
 
 def item_idf(items: Sequence[Analysis]) -> dict:

@@ -136,6 +136,8 @@ class Lexicon:
         self.generic = {lemmas_raw(w, self.irregular): float(v) for w, v in d["generic"].items()}
         self.axis_weight = {a: float(s["weight"]) for a, s in {**d["axes"], **d["value_axes"]}.items()}
         self.value_axes = frozenset(d["value_axes"])
+        self.objects = frozenset(d["object_concepts"])
+        self.meta = frozenset(lemmas_raw(w, self.irregular) for m in d["meta_words"] for w in tokenize(m))
         self.framing = frozenset(lemmas_raw(w, self.irregular) for w in d["framing"])
         self.hypernym: dict[str, str] = {}
         for cat, members in d["categories"].items():
