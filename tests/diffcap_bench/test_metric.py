@@ -122,3 +122,10 @@ def test_metric_card_has_front_matter_and_documents_formulas():
     assert text.startswith("---\n") and "title:" in text and "sdk: gradio" in text
     for needle in ("precision_star", "hallucination_rate", "openai:", "Cohen", "judge="):
         assert needle in text, needle
+
+
+def test_evaluate_load_by_name_from_inside_metrics(repo_root, monkeypatch):
+    monkeypatch.chdir(os.path.join(repo_root, "metrics"))
+    metric = evaluate.load("diffcap_f1")
+    r = metric.compute(predictions=PREDS[:1], references=REFS[:1], judge=table_judge, n_resamples=10)
+    assert r["f1_star"] == 0.5 and r["n_pairs"] == 1
