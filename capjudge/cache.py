@@ -69,6 +69,12 @@ class CacheFileError(InputError):
     """A cache export file has a bad line (the message names file and line)."""
 
 
+def default_cache_path() -> str:
+    """``$CAPJUDGE_CACHE_DIR/judge.sqlite``, else ``~/.cache/capjudge/judge.sqlite``."""
+    root = os.environ.get("CAPJUDGE_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "capjudge")
+    return os.path.join(root, "judge.sqlite")
+
+
 # -- keys -------------------------------------------------------------------------------------
 def normalise_text(text: str) -> str:
     """NFC, whitespace runs collapsed to one space, ends stripped.

@@ -13,7 +13,7 @@ import pytest
 import capjudge.cache
 import capjudge.openai
 from benchcore.cli import run_cli
-from capjudge.cache import CacheFileError, CachedJudge, JudgeCache, cache_identity
+from capjudge.cache import CacheFileError, CachedJudge, JudgeCache, cache_identity, default_cache_path
 from capjudge.callables import CallableJudge
 from capjudge.openai import OpenAIJudge
 from capjudge.prompts import parse_template
@@ -256,3 +256,10 @@ def test_resolve_judge_with_cache_option(server, cache_path):
     assert isinstance(judge, CachedJudge) and judge.signature.startswith("judge:openai|model:test-model|")
     judge.judge_differences(difference_cases(2))
     assert server.request_count == 2 and judge.stats["hits"] == 2
+
+
+def test_default_cache_path_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("CAPJUDGE_CACHE_DIR", str(tmp_path))
+    assert default_cache_path() == str(tmp_path / "judge.sqlite")
+    monkeypatch.delenv("CAPJUDGE_CACHE_DIR")
+    assert default_cache_path().endswith(os.path.join(".cache", "capjudge", "judge.sqlite"))
