@@ -33,12 +33,16 @@ def load_pairs(dataset: str = DEFAULT_DATASET, split: str = "test") -> list:
 
 
 def make_judge(spec: Any, cache: Optional[str]):
-    """Resolve the judge; ``cache`` None or "" means no cache."""
+    """Resolve the judge; ``cache`` None or "" means no cache. A bad spec is an InputError (exit 2)."""
+    from benchcore.errors import InputError
     from capjudge.registry import resolve_judge
 
     if cache:
         Path(cache).parent.mkdir(parents=True, exist_ok=True)
-    return resolve_judge(spec, cache=cache or None)
+    try:
+        return resolve_judge(spec, cache=cache or None)
+    except (ValueError, TypeError) as e:
+        raise InputError(f"--judge {spec!r}: {e}") from None
 
 
 def run_score(
@@ -90,6 +94,7 @@ def _score(args: argparse.Namespace) -> int:
     from diffcap_bench.predictions import match_predictions, read_predictions
     from diffcap_bench.report import headline_table, category_table
 
+    judge = make_judge(args.judge, None if args.no_cache else args.cache)  # fail fast on a bad spec
     preds = read_predictions(args.predictions, max_chars=args.max_chars)  # refuse bad files before judging
     pairs = load_pairs(args.dataset, args.split)
     matched = match_predictions(preds, [p.pair_id for p in pairs], strict=args.strict)
@@ -99,7 +104,6 @@ def _score(args: argparse.Namespace) -> int:
                   f"(listed in scores.json; --strict refuses them): {', '.join(ids[:10])}"
                   + (" ..." if len(ids) > 10 else ""), file=sys.stderr)
     out = args.out or f"{Path(args.predictions).stem}_scores"
-    judge = make_judge(args.judge, None if args.no_cache else args.cache)
     doc = run_score(pairs, matched, judge, out, dataset=args.dataset, predictions=str(args.predictions),
                     n_resamples=args.resamples, seed=args.seed, chunk_size=args.chunk_size,
                     progress=not args.quiet)

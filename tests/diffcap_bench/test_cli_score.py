@@ -186,3 +186,17 @@ def test_compare_refuses_a_file_that_is_not_scores(tmp_path, capsys):
 def test_default_cache_path_follows_env(monkeypatch, tmp_path):
     monkeypatch.setenv("CAPJUDGE_CACHE_DIR", str(tmp_path))
     assert cli_score.default_cache_path() == os.path.join(str(tmp_path), "judgements.sqlite")
+
+
+def test_bad_judge_spec_is_exit_2_before_any_work(tmp_path, capsys):
+    p = tmp_path / "p.jsonl"
+    write_predictions_jsonl(p, {"p1": "x"})
+    assert cli("score", str(p), "--judge", "nosuch:model", "--no-cache", "--out", str(tmp_path / "o")) == 2
+    assert "--judge 'nosuch:model'" in capsys.readouterr().err
+
+
+def test_missing_dataset_folder_is_exit_2(tmp_path, judge, capsys):
+    p = tmp_path / "p.jsonl"
+    write_predictions_jsonl(p, {"p1": "x"})
+    assert cli("score", str(p), "--dataset", str(tmp_path / "nope"), "--no-cache", "--out", str(tmp_path / "o")) == 2
+    assert "nope" in capsys.readouterr().err
