@@ -20,6 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="validate a raw folder and write a Hub-ready dataset folder")
     p.add_argument("raw_dir", metavar="RAW_DIR")
     p.add_argument("out_dir", metavar="OUT_DIR")
+    p.add_argument("--layout", default="jsonl", choices=("jsonl", "csv"),
+                   help="raw layout: annotations.jsonl (default) or annotations.csv with one row per item")
     p.add_argument("--shard-rows", type=int, default=500, help="pairs per Parquet shard (default 500)")
     p.add_argument("--license", default="cc-by-4.0", help="license written into the card (default cc-by-4.0)")
     p.add_argument("--provenance", default=None, help="a sentence for the card on where the pairs come from")
@@ -45,8 +47,9 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
 def cmd_build(args: argparse.Namespace) -> int:
     from diffcap_bench.builder import DiffCapBuilder, DiffCapConfig
+    from diffcap_bench.raw import LAYOUTS
 
-    opts = {"shard_rows": args.shard_rows, "license": args.license, "show_progress": not args.quiet}
+    opts = {"adapter": LAYOUTS[args.layout], "shard_rows": args.shard_rows, "license": args.license, "show_progress": not args.quiet}
     if args.provenance:
         opts["provenance"] = args.provenance
     s = DiffCapBuilder(DiffCapConfig(**opts)).build(args.raw_dir, args.out_dir)

@@ -18,7 +18,9 @@ the line and the field at fault.
 
 Another layout is mapped onto this one by an *adapter*: any callable
 ``adapter(raw_dir) -> Iterable[dict]`` yielding dicts shaped like the lines above (image paths
-still relative to ``raw_dir``). Pass it as ``read_pairs(raw_dir, adapter=...)`` or
+still relative to ``raw_dir``), or ``(location, dict)`` tuples so errors name the adapter's own
+file and line. ``items_csv_adapter`` (one CSV row per item; ``diffcap-bench build --layout csv``)
+is the bundled example. Pass an adapter as ``read_pairs(raw_dir, adapter=...)`` or
 ``DiffCapBuilder(adapter=...)``, or write the mapped records once with ``write_annotations``.
 """
 from __future__ import annotations
@@ -211,6 +213,16 @@ def read_image_bytes(path: Path, where: str, field: str, max_pixels: Optional[in
     return data
 
 
+def _adapter_records(adapter: Adapter, root: Path) -> Iterator[tuple[str, Any]]:
+    """(location, record) from an adapter; it may yield ``(location, dict)`` to name its own lines."""
+    name = getattr(adapter, "__name__", type(adapter).__name__)
+    for i, rec in enumerate(adapter(root), start=1):
+        if isinstance(rec, tuple) and len(rec) == 2 and isinstance(rec[0], str):
+            yield rec
+        else:
+            yield f"adapter {name} record {i}", rec
+
+
 def read_pairs(raw_dir: str | Path, adapter: Optional[Adapter] = None) -> list[RawPair]:
     """Parse and validate every record of a raw folder (not the images; see ``check_images``).
 
@@ -225,8 +237,7 @@ def read_pairs(raw_dir: str | Path, adapter: Optional[Adapter] = None) -> list[R
             raise FileNotFoundError(f"{ann} not found: a raw folder holds {ANNOTATIONS} and the images")
         records: Iterable[tuple[str, Any]] = iter_annotation_lines(ann)
     else:
-        name = getattr(adapter, "__name__", type(adapter).__name__)
-        records = ((f"adapter {name} record {i}", rec) for i, rec in enumerate(adapter(root), start=1))
+        records = _adapter_records(adapter, root)
     pairs, first_seen = [], {}
     for where, rec in records:
         pair = parse_pair(rec, where)
@@ -249,6 +260,43 @@ def load_pair_images(raw_dir: str | Path, pair: RawPair, max_pixels: Optional[in
         path = resolve_image_path(root, getattr(pair, field), pair.where, field)
         out.append(read_image_bytes(path, pair.where, field, max_pixels))
     return out[0], out[1]
+
+
+def items_csv_adapter(raw_dir: Path, filename: str = "annotations.csv") -> Iterator[dict]:
+    """Adapter for a spreadsheet layout: ``annotations.csv`` with one row per difference item.
+
+    Columns: ``pair_id, image_a, image_b, source, item_id, text, category, ambiguous``
+    (``ambiguous`` is true/false/1/0/yes/no or empty). Rows of one pair must be consecutive;
+    pairs come out in file order, each as ``("annotations.csv line N", record)`` so errors name
+    the line of the pair's first row.
+    """
+    import csv
+
+    path = Path(raw_dir) / filename
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} not found (the csv layout has one row per difference item)")
+    truthy = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False, "": False}
+    current: Optional[dict] = None
+    where = ""
+    with open(path, encoding="utf-8", newline="") as f:
+        for lineno, row in enumerate(csv.DictReader(f), start=2):  # line 1 is the header
+            flag = (row.get("ambiguous") or "").strip().lower()
+            if flag not in truthy:
+                raise MissingField(f"{filename} line {lineno}", "ambiguous", f"must be true or false, got {flag!r}")
+            if current is None or row.get("pair_id") != current["pair_id"]:
+                if current is not None:
+                    yield where, current
+                where = f"{filename} line {lineno}"
+                current = {k: row.get(k) for k in ("pair_id", "image_a", "image_b", "source")}
+                current["differences"] = []
+            current["differences"].append({"id": row.get("item_id"), "text": row.get("text"),
+                                           "category": row.get("category"), "ambiguous": truthy[flag]})
+    if current is not None:
+        yield where, current
+
+
+# name -> adapter, for ``diffcap-bench build --layout NAME`` (None: annotations.jsonl itself)
+LAYOUTS: dict[str, Optional[Adapter]] = {"jsonl": None, "csv": items_csv_adapter}
 
 
 def write_annotations(records: Iterable[dict], raw_dir: str | Path) -> Path:

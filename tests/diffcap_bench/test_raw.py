@@ -207,3 +207,34 @@ def test_adapter_maps_another_layout_and_errors_name_the_record(tmp_path):
         raw.read_pairs(root, adapter=my_layout)
     raw.write_annotations(list(my_layout(root))[:2], root)
     assert len(raw.read_pairs(root)) == 2
+
+
+CSV_HEADER = "pair_id,image_a,image_b,source,item_id,text,category,ambiguous\n"
+
+
+def test_csv_layout_builds_like_jsonl(tmp_path, capsys):
+    from diffcap_bench.cli import main as cli_main
+
+    root = make_raw(tmp_path / "raw")
+    (root / "annotations.jsonl").unlink()
+    (root / "annotations.csv").write_text(
+        CSV_HEADER
+        + "p1,images/p1_a.png,images/p1_b.png,web,a,\"A ball, red, appears.\",object,false\n"
+        + "p1,images/p1_a.png,images/p1_b.png,web,b,Slightly darker.,image_property,yes\n"
+        + "p2,images/p2_a.png,images/p2_b.png,advertisement,a,The sign changed.,text_symbol,\n",
+        encoding="utf-8")
+    pairs = raw.read_pairs(root, adapter=raw.items_csv_adapter)
+    assert [(p.pair_id, len(p.differences)) for p in pairs] == [("p1", 2), ("p2", 1)]
+    assert pairs[0].differences[0]["text"] == "A ball, red, appears." and pairs[0].differences[1]["ambiguous"]
+    assert cli_main(["build", str(root), str(tmp_path / "out"), "--layout", "csv", "--quiet"]) == 0
+    assert "2 pairs, 3 items (1 ambiguous)" in capsys.readouterr().out
+
+
+def test_csv_layout_errors_name_the_csv_line(tmp_path):
+    root = make_raw(tmp_path / "raw")
+    (root / "annotations.csv").write_text(
+        CSV_HEADER
+        + "p1,images/p1_a.png,images/p1_b.png,web,a,A ball appears.,object,false\n"
+        + "p2,images/p2_a.png,images/p2_b.png,web,a,Odd.,colour,false\n", encoding="utf-8")
+    with pytest.raises(raw.UnknownCategory, match=r"annotations\.csv line 3, field 'differences\[0\]\.category'"):
+        raw.read_pairs(root, adapter=raw.items_csv_adapter)
