@@ -45,7 +45,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
         return 0
     print(f"{stats['path']}: {stats['answers']} answers, {stats['bytes']} bytes")
     if stats["by_judge"]:
-        rows = [[g["judge"], g["kind"], g["answers"]] for g in stats["by_judge"]]
+        # identities contain '|', which would split a markdown cell
+        rows = [[g["judge"].replace("|", "\\|"), g["kind"], g["answers"]] for g in stats["by_judge"]]
         print(markdown_table(["judge", "kind", "answers"], rows))
     return 0
 

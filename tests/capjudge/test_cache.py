@@ -188,7 +188,8 @@ def test_cache_cli_export_import_stats(server, tmp_path, capsys):
     assert "imported 3 new answers" in capsys.readouterr().out
     assert cli("cache", "stats", b) == 0
     out = capsys.readouterr().out
-    assert "3 answers" in out and "model:test-model" in out and "| difference | 3 |" in out
+    assert "3 answers" in out and "| difference | 3 |" in out
+    assert "judge:openai\\|model:test-model\\|prompt:" in out  # pipes escaped: one cell
     assert cli("cache", "stats", b, "--json") == 0
     assert json.loads(capsys.readouterr().out)["answers"] == 3
     assert cli("cache", "stats", str(tmp_path / "missing.sqlite")) == 2
