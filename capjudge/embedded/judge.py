@@ -103,6 +103,8 @@ class EmbeddedJudge:
         return {"claims": claims}
 
     def _label(self, claim: Analysis, items, idf) -> tuple[str, Any]:
+        if claim.shared and not claim.cue:
+            return "detail", None  # "both images show a kitchen", "the dog is still on the sofa"
         best, best_score = None, 0.0
         for it, a in items:
             score = similarity(claim, a, idf)
@@ -116,8 +118,6 @@ class EmbeddedJudge:
             if misnamed and opposite:
                 return "hallucination", None  # another object *and* another change: not this item
             return ("wrong" if misnamed or opposite else "correct"), it.id
-        if claim.shared and not claim.cue:
-            return "detail", None  # "both images show a kitchen"
         if not claim.change and best_score >= self.detail_min:
             return "detail", None  # a finer description of something an item is about
         return "hallucination", None

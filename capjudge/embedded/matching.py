@@ -109,7 +109,7 @@ def analyze(text: str) -> Analysis:
             if tok.key == "P:amount=fewer":
                 last_neg = i
             continue
-        if "change" in kinds and not kinds & {"pole", "value", "concept"} and tok.key not in lex.stopwords:
+        if "change" in kinds and not kinds & {"pole", "value", "concept", "neg"} and tok.key not in lex.stopwords:
             content[" ".join(lemma(w) for w in tok.text.split())] = 0.5  # "swapped", "replaced", "moved": a little meaning of their own
         if "neg" in kinds:
             last_neg = i
@@ -132,8 +132,10 @@ def analyze(text: str) -> Analysis:
                 value = tag.value
                 if tag.kind == "pole" and i - last_neg <= _NEG_REACH:
                     value = _flip(tag.axis, value)
-                axes.setdefault(tag.axis, []).append(AxisValue(
-                    value, target=0 < i - last_target <= _MARK_REACH, source=0 < i - last_source <= _MARK_REACH))
+                # the nearest marker before a value decides: "from smiling to frowning"
+                target = 0 < i - last_target <= _MARK_REACH and last_target > last_source
+                source = 0 < i - last_source <= _MARK_REACH and last_source > last_target
+                axes.setdefault(tag.axis, []).append(AxisValue(value, target=target, source=source))
                 if tag.kind == "pole" and tag.axis not in ("side", "depth"):
                     change = True
         if not tok.tags and tok.key not in lex.stopwords and not tok.key.isdigit():
@@ -161,6 +163,10 @@ def contradicts(claim: Analysis, item: Analysis) -> bool:
         tc, ti = claim.target(axis), item.target(axis)
         if tc == ti:
             continue
+        if tc.startswith("not-") or ti.startswith("not-"):  # "no longer smiling" on a 3-pole axis
+            if tc.removeprefix("not-") == ti or ti.removeprefix("not-") == tc:
+                return True
+            continue
         if tc not in item.values(axis):
             return True  # a value the item never mentions: "blue" for a red/green item
         if tc in item.sources(axis):
@@ -170,10 +176,19 @@ def contradicts(claim: Analysis, item: Analysis) -> bool:
     return False
 
 
+def object_relation(claim: Analysis, item: Analysis) -> str:
+    """``same`` object (or no object to compare), ``misnamed`` (another object in the same
+    slot: a bicycle for a motorcycle in front of the shop) or ``unrelated`` (another object,
+    nothing else in common: a vase vs a clock on the shelf... unless a place is shared)."""
+    if not (claim.subject and item.subject and claim.subject not in item.objects and item.subject not in claim.objects):
+        return "same"
+    context = (claim.content.keys() & item.content.keys()) - {f"C:{o}" for o in claim.objects | item.objects}
+    return "misnamed" if context or claim.values("place") & item.values("place") else "unrelated"
+
+
 def other_object(claim: Analysis, item: Analysis) -> bool:
-    """The claim names a different object than the item in the same slot (a bicycle for a motorcycle)."""
-    return bool(claim.subject and item.subject and claim.subject not in item.objects
-                and item.subject not in claim.objects)
+    """The claim names a different object than the item in the same slot."""
+    return object_relation(claim, item) == "misnamed"
 
 
 def _axis_weight(axis: str) -> float:
@@ -191,19 +206,23 @@ def similarity(claim: Analysis, item: Analysis, idf: Optional[dict] = None) -> f
     A blend of the share of the claim's weight the item covers (0.6) and the share of the
     item's weight the claim covers (0.4). Shared content keys count fully; an axis both
     speak about counts half, and the other half when they agree on its target; two
-    different objects in the same slot count a little (it may be a misnamed object).
+    different objects in the same slot count a little (it may be a misnamed object);
+    different objects with nothing else in common do not match at all.
 
     >>> round(similarity(analyze("the tv was removed"), analyze("A television has been removed")), 2)
     1.0
     """
     idf = idf or {}
+    relation = object_relation(claim, item)
+    if relation == "unrelated":
+        return 0.0  # two different objects with nothing else in common are two different claims
     shared = 0.0
     for k in claim.content.keys() & item.content.keys():
         shared += claim.content[k] * idf.get(k, 1.0)
     # a weaker cue when both name members of one category ("a man" / "a person")
     loose = (claim.categories & item.categories) - {k[2:] for k in claim.content.keys() & item.content.keys()}
     shared += 0.5 * len(loose)
-    if other_object(claim, item):
+    if relation == "misnamed":
         shared += 0.5
     for axis in claim.axes.keys() & item.axes.keys():
         shared += _axis_weight(axis)
