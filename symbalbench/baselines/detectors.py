@@ -18,6 +18,10 @@ DEFAULT_TOP = 5
 # Only errors asserted (unsupported) in at least this many rows are candidates: one-off
 # slips cannot be systematic.
 MIN_ERROR_ROWS = 2
+# A concept the evidence never mentions anywhere (e.g. devices, when references are report
+# impressions that only list findings) is "unsupported" everywhere without being an error:
+# such a candidate error keeps only this share of its association score.
+UNCOVERED_WEIGHT = 0.5
 
 
 def _sorted_names(counts: dict[str, int], min_count: int) -> list[str]:
@@ -40,16 +44,20 @@ def associate(asserted: Sequence[set[str]], support: Sequence[Optional[set[str]]
     independent evidence (references or image tags) asserts, or None when the row has
     none (then it gives no error evidence). Evidence of v is ``support | asserted``:
     a caption's other mentions are evidence too (reports name devices in the findings).
+    A candidate error the support never mentions in any row is down-weighted
+    (:data:`UNCOVERED_WEIGHT`): the evidence may simply not speak about that kind of thing.
     """
     errors = [(a - s) if s is not None else set() for a, s in zip(asserted, support)]
     evidence = [(s or set()) | a for a, s in zip(asserted, support)]
+    covered = set().union(*(s for s in support if s)) if any(support) else set()
     t_names = _sorted_names(_counts(errors), MIN_ERROR_ROWS)[:max_errors]
     v_counts = _counts(evidence)
     v_names = [n for n in _sorted_names(v_counts, 2) if v_counts[n] < len(evidence)]
     if not t_names or not v_names:
         return []
     phi = phi_matrix(indicator_matrix(errors, t_names), indicator_matrix(evidence, v_names))
-    return rank_pairs(phi, t_names, v_names, top)
+    weight = np.array([1.0 if t in covered else UNCOVERED_WEIGHT for t in t_names])[:, None]
+    return rank_pairs(phi * weight, t_names, v_names, top)
 
 
 class ReferenceDiff:
@@ -60,15 +68,20 @@ class ReferenceDiff:
     name = "reference_diff"
     variant = "reference_based"
 
-    def __init__(self, top: int = DEFAULT_TOP, vocabulary: Optional[ConceptVocabulary] = None, max_errors: int = 10):
+    def __init__(self, top: int = DEFAULT_TOP, vocabulary: Optional[ConceptVocabulary] = None, max_errors: int = 10,
+                 max_references: Optional[int] = None):
         self.top, self.vocabulary, self.max_errors = int(top), vocabulary, int(max_errors)
+        # Read at most this many references per row (fewer references = weaker evidence; used
+        # to stress the baseline on synthetic data where all references are clean).
+        self.max_references = None if max_references is None else int(max_references)
 
     def __call__(self, data: DetectorInput) -> list[Guess]:
         if data.references is None:
             raise InputError("reference_diff needs references: run it on the reference_based variant")
         vocab = self.vocabulary or default_vocabulary()
         asserted = [vocab.find(c) for c in data.captions]
-        support = [vocab.find_all(refs) if refs else None for refs in data.references]
+        refs_used = [list(refs or [])[:self.max_references] for refs in data.references]
+        support = [vocab.find_all(refs) if refs else None for refs in refs_used]
         return associate(asserted, support, self.top, self.max_errors)
 
 
