@@ -62,15 +62,18 @@ def run_score(
     """Judge and score ``pairs`` against ``matched`` predictions; write outputs to ``out_dir`` if given.
 
     Returns the ``scores.json`` document. ``matched`` is a
-    :class:`~diffcap_bench.predictions.MatchedPredictions`.
+    :class:`~diffcap_bench.predictions.MatchedPredictions`; ``judge`` anything
+    :func:`capjudge.resolve_judge` accepts.
     """
     import contextlib
 
     from benchcore.outdir import atomic_output_dir
     from diffcap_bench.judging import score_pairs
     from diffcap_bench.report import JUDGEMENTS_FILE, JsonlWriter, scores_document, write_report
+    from capjudge.registry import resolve_judge
     from diffcap_bench.scoring import aggregate, per_pair_columns
 
+    judge = resolve_judge(judge)  # a spec string or callable is fine too; a Judge passes through
     with contextlib.ExitStack() as stack:
         sink = None
         tmp = None
