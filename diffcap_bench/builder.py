@@ -111,6 +111,7 @@ class DiffCapBuilder:
         cfg = self.config
         if cfg.shard_rows < 1 or cfg.row_group_rows < 1:
             raise ValueError("shard_rows and row_group_rows must be >= 1")
+        check_replaceable(out_dir, looks_built, "a built DiffCap-Bench folder", inputs=[raw_dir])
         pairs = read_pairs(raw_dir, adapter=cfg.adapter)
         with atomic_output_dir(out_dir, overwrite=overwrite) as tmp:
             shards, arrow_bytes = self._write_shards(Path(raw_dir), pairs, tmp)
@@ -212,6 +213,27 @@ class DiffCapBuilder:
         from benchcore.cards import render_card
 
         return render_card(CARD_NAME, self.front_matter(s), self.card_values(s))
+
+
+def looks_built(folder: Path) -> bool:
+    return (folder / "README.md").is_file() and (folder / "data").is_dir()
+
+
+def check_replaceable(out_dir: str | Path, looks_ours, what: str, inputs: Iterable[str | Path] = ()) -> None:
+    """Refuse to replace a folder that is not ours, or one that holds an input of the run.
+
+    Writing replaces OUT_DIR as a whole, so a typo like ``build raw/ .`` must not wipe a folder.
+    """
+    from benchcore.errors import InputError
+
+    out = Path(out_dir).resolve()
+    for src in inputs:
+        src = Path(src).resolve()
+        if src == out or out in src.parents:
+            raise InputError(f"output folder {out_dir} would replace the input {src}; choose another folder")
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not looks_ours(out))):
+        raise InputError(f"output folder {out_dir} exists and is not {what}; refusing to replace it "
+                         f"(remove it or choose another folder)")
 
 
 def _make_readable(folder: Path) -> None:

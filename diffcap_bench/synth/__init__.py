@@ -139,8 +139,11 @@ def generate(out_raw_dir: str | Path, n: int, seed: int = 0, show_progress: bool
 
     from benchcore.outdir import atomic_output_dir
 
+    from diffcap_bench.builder import check_replaceable
+
     if n < 1:
         raise ValueError(f"n must be >= 1, got {n}")
+    check_replaceable(out_raw_dir, lambda d: (d / "annotations.jsonl").is_file(), "a raw DiffCap-Bench folder")
     with atomic_output_dir(out_raw_dir, overwrite=overwrite) as tmp:
         (tmp / "images").mkdir()
         with open(tmp / "annotations.jsonl", "w", encoding="utf-8", newline="\n") as f:

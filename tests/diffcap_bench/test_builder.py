@@ -126,3 +126,21 @@ def test_cli_build_reports_and_bad_input_exits_2(raw_dir, tmp_path, capsys):
     assert cli_main(["build", str(tmp_path / "bad"), str(tmp_path / "o2"), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "annotations.jsonl line 1: malformed JSON" in err and not (tmp_path / "o2").exists()
+
+
+def test_refuses_to_replace_a_foreign_folder_or_the_input(raw_dir, tmp_path):
+    from benchcore.errors import InputError
+
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "thesis.tex").write_text("precious")
+    with pytest.raises(InputError, match="exists and is not a built DiffCap-Bench folder"):
+        DiffCapBuilder(show_progress=False).build(raw_dir, foreign)
+    assert (foreign / "thesis.tex").read_text() == "precious"
+    with pytest.raises(InputError, match="would replace the input"):
+        DiffCapBuilder(show_progress=False).build(raw_dir, raw_dir.parent)
+    with pytest.raises(InputError, match="not a raw DiffCap-Bench folder"):
+        generate(foreign, n=1, seed=0, show_progress=False)
+    (tmp_path / "empty").mkdir()
+    DiffCapBuilder(show_progress=False).build(raw_dir, tmp_path / "empty")  # an empty folder is fine
+    assert (tmp_path / "empty" / "README.md").is_file()
