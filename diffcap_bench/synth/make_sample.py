@@ -20,7 +20,10 @@ SAMPLE_DIR = Path(__file__).resolve().parent.parent  # the diffcap_bench package
 RECIPE = Path(__file__).resolve().parent / "sample_recipe.json"  # library versions used for the committed bytes
 PROVENANCE = (f"This is the small sample bundled with the `vl-diffbench` package: {SAMPLE_PAIRS} synthetic pairs "
               f"drawn by `diffcap-bench synth --n {SAMPLE_PAIRS} --seed {SAMPLE_SEED}` and built with "
-              f"`diffcap-bench build` (regenerate with `python -m diffcap_bench.synth.make_sample`).")
+              f"`diffcap-bench build` (regenerate with `python -m diffcap_bench.synth.make_sample`). "
+              f"The generator assigns the `source` labels (mostly `synthetic_2d`, the rest spread so every "
+              f"source can be exercised); a source only changes the drawing style (letterbox bars, ad frame, "
+              f"shadows).")
 
 
 def sample_files(folder: Path) -> list[str]:
