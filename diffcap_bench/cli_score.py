@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 DEFAULT_DATASET = "sample"
-CACHE_FILE = "judgements.sqlite"
 
 
 def default_cache_path() -> str:
-    """``$CAPJUDGE_CACHE_DIR/judgements.sqlite`` (default dir ``~/.cache/capjudge``)."""
-    root = os.environ.get("CAPJUDGE_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "capjudge")
-    return os.path.join(root, CACHE_FILE)
+    """The judge cache shared by both benchmarks (``capjudge.cache.default_cache_path``)."""
+    from capjudge.cache import default_cache_path as shared
+
+    return shared()
 
 
 def load_pairs(dataset: str = DEFAULT_DATASET, split: str = "test") -> list:
