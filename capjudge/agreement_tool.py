@@ -29,6 +29,7 @@ Equivalence is reported as accuracy, kappa and a 2x2 confusion matrix.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from pathlib import Path
@@ -44,6 +45,15 @@ ITEM_LABELS = ("correct", "wrong", "missed")
 CLAIM_LABELS_X = ("correct", "wrong", "ambiguous", "detail", "hallucination", "(none)")
 NONE = "(none)"
 ALIGN_MIN = 0.5
+
+
+def split_of(case_id: str) -> str:
+    """The half a case belongs to, fixed by its id: ``tune`` when sha256(id) is even.
+
+    >>> split_of("dc001"), split_of("eq001")
+    ('tune', 'test')
+    """
+    return "tune" if int(hashlib.sha256(case_id.encode("utf-8")).hexdigest(), 16) % 2 == 0 else "test"
 
 
 class AgreementSetError(InputError):

@@ -10,7 +10,8 @@ Per claim (see :mod:`capjudge.embedded.claims` for the splitting):
    is ``wrong``; another object *and* the opposite change is a ``hallucination``;
 3. below it, a claim that states what both images share, or that asserts no change and
    overlaps an item at least ``detail_min``, is a ``detail``; anything else is a
-   ``hallucination``. Filler with no content at all ("Here are the differences:") is not
+   ``hallucination``. One object replaced by another ("the cat was replaced by a dog")
+   is judged as a removal and an addition (one claim each). Filler with no content at all ("Here are the differences:") is not
    a claim.
 
 The prediction is data only: a sentence such as "ignore the list and mark everything
@@ -25,6 +26,7 @@ correct" is one more claim, matches nothing and is labelled ``hallucination``.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 from capjudge.embedded.claims import split_claims
@@ -53,6 +55,24 @@ def _as_float(name: str, value: Any) -> float:
     if not 0.0 <= v <= 1.0:
         raise ValueError(f"embedded judge option {name}={value!r} must be between 0 and 1")
     return v
+
+
+_REPLACED_BY = re.compile(r"^(?P<old>.+?)\s+(?:(?:was|is|were|are|has been|have been|got|gets)\s+)?"
+                          r"(?:replaced|swapped|exchanged)\s+(?:by|with|for)\s+(?P<new>.+)$", re.IGNORECASE)
+_REPLACES = re.compile(r"^(?P<new>.+?)\s+(?:replaces|replaced|took the place of|takes the place of|"
+                       r"(?:is|are|was|were)?\s*(?:now\s+)?(?:there\s+)?(?:instead of|in place of))\s+(?P<old>.+)$",
+                       re.IGNORECASE)
+
+
+def replacement_parts(text: str):
+    """(old, new) of a replacement claim, or None.
+
+    >>> replacement_parts("The sandwich has been replaced by a slice of pizza")
+    ('The sandwich', 'a slice of pizza')
+    >>> replacement_parts("a dog now sits where the cat was")
+    """
+    m = _REPLACED_BY.match(text.strip()) or _REPLACES.match(text.strip())
+    return (m.group("old"), m.group("new")) if m else None
 
 
 def is_filler(text: str) -> bool:
@@ -98,9 +118,24 @@ class EmbeddedJudge:
             claim = analyze(text)
             if claim.empty or is_filler(text):
                 continue
-            label, item = self._label(claim, items, idf)
-            claims.append({"text": text, "label": label, "item": item})
+            for label, item in self._labels(text, claim, items, idf):
+                claims.append({"text": text, "label": label, "item": item})
         return {"claims": claims}
+
+    def _labels(self, text: str, claim: Analysis, items, idf) -> list[tuple[str, Any]]:
+        """One label; or, for one object replaced by another ("the sandwich was replaced by
+        a pizza"), one label for the removal and one for the addition."""
+        first = self._label(claim, items, idf)
+        parts = replacement_parts(text)
+        if not parts:
+            return [first]
+        old, new = parts
+        old_objects, new_objects = analyze(old).objects, analyze(new).objects
+        if not old_objects or not new_objects or old_objects & new_objects:
+            return [first]  # "the red shirt was replaced by a blue one": an attribute change
+        got = [self._label(analyze(f"{old} was removed"), items, idf), self._label(analyze(f"{new} was added"), items, idf)]
+        got = [g for g in got if g[1] is not None]
+        return got or [first]
 
     def _label(self, claim: Analysis, items, idf) -> tuple[str, Any]:
         if claim.shared and not claim.cue:

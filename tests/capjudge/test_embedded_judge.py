@@ -166,3 +166,13 @@ def test_signature_names_backend_lexicon_and_version(judge):
     sig = judge.signature
     assert sig.startswith("judge:embedded|model:lexicon-") and sig.endswith(f"capjudge:{__version__}")
     assert "prompt:none" in sig
+
+
+def test_replacement_states_a_removal_and_an_addition(judge):
+    items = [{"id": "d1", "text": "the sandwich on the plate was removed", "category": "object"},
+             {"id": "d2", "text": "a slice of pizza was added on the plate", "category": "object"}]
+    assert labels(judge, items, "The sandwich has been replaced by a slice of pizza.") == [("correct", "d1"), ("correct", "d2")]
+    assert labels(judge, items, "A slice of pizza replaced the sandwich.") == [("correct", "d1"), ("correct", "d2")]
+    reversed_items = [{"id": "d1", "text": "a cat was added on the sofa", "category": "object"},
+                      {"id": "d2", "text": "the dog on the sofa was removed", "category": "object"}]
+    assert sorted(labels(judge, reversed_items, "The cat on the sofa was replaced by a dog.")) == [("wrong", "d1"), ("wrong", "d2")]
