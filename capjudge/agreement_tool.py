@@ -259,7 +259,7 @@ def _matrix_md(block: dict) -> str:
     from benchcore.tables import markdown_table
 
     labels = block["labels"]
-    rows = [[f"**{l}**", *row] for l, row in zip(labels, block["confusion"]) if any(row) or l != NONE]
+    rows = [[f"**{l}**", *row] for l, row in zip(labels, block["confusion"]) if any(row) or l not in (NONE, "error")]
     return markdown_table(["human \\ judge", *labels], rows)
 
 
