@@ -103,3 +103,13 @@ def test_embedded_judge_is_the_default(metric):
         pytest.skip("the embedded judge is not available")
     r = metric.compute(predictions=[[g("dogs", "Car")]], references=REFERENCES[:1], k=1)
     assert r["accuracy@1"] == 1.0 and "embedded" in r["judge_signature"]
+
+
+def test_metric_card_front_matter(repo_root):
+    import yaml
+
+    text = open(os.path.join(repo_root, "metrics", "symbal_accuracy", "README.md"), encoding="utf-8").read()
+    assert text.startswith("---\n")
+    meta = yaml.safe_load(text.split("---\n")[1])
+    assert meta["sdk"] == "gradio" and meta["app_file"] == "app.py" and "evaluate" in meta["tags"]
+    assert "## Values for the shipped baselines" in text and "reference_diff" in text
