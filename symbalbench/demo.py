@@ -32,7 +32,7 @@ def score_baselines(bench: Any, judge: Any, baselines: Sequence[str] | Mapping[s
     out = {}
     for name, detector in detectors.items():
         guesses = run_detector(detector, bench, progress=progress)
-        ev = evaluate_predictions(truths, guesses, judge, ks=ks, progress=progress, n_resamples=n_resamples)
+        ev = evaluate_predictions(truths, guesses, judge, ks=ks, progress=False, n_resamples=n_resamples)
         out[name] = {"scores": ev.scores, "guesses": guesses, "variant": detector.variant, "evaluation": ev,
                      "truths": truths}
     return out

@@ -6,7 +6,7 @@ packages (``symbalbench``, ``capjudge``), never files next to it.
 import datasets
 import evaluate
 
-from capjudge import resolve_judge
+from symbalbench.cli_eval import default_cache_path, make_judge
 from symbalbench.judging import evaluate_predictions
 from symbalbench.predictions import check_guess
 from symbalbench.scoring import BREAKDOWN_FIELDS, Truth, flatten_scores, parse_ks
@@ -40,7 +40,10 @@ Args:
     judge: a judge spec string ("embedded", "openai:MODEL?base_url=..."), a
         capjudge Judge object, or an equivalence callable
         equivalent(predicted, reference, kind) -> bool (default "embedded").
-    cache: optional path to a sqlite judge cache (answers are reused across runs).
+    cache: path to a sqlite judge cache (answers reused across runs and processes); default
+        "auto" = $CAPJUDGE_CACHE_DIR/judgements.sqlite for spec-string judges and no cache
+        for judge objects and callables (a callable's name does not identify its answers);
+        None = no cache.
     n_resamples, seed: bootstrap settings (default 1000, 12345).
 Returns:
     a flat dict: "accuracy@K", "accuracy@K_ci_low", "accuracy@K_ci_high" for each K;
@@ -119,7 +122,7 @@ class SymbalAccuracy(evaluate.Metric):
         _check_prediction(prediction, 0)
         return super().add(prediction=prediction, reference=reference, **kwargs)
 
-    def _compute(self, predictions, references, k=None, judge="embedded", cache=None, n_resamples=1000,
+    def _compute(self, predictions, references, k=None, judge="embedded", cache="auto", n_resamples=1000,
                  seed=12345, progress=False):
         truths, guesses = [], {}
         for i, (pred, ref) in enumerate(zip(predictions, references)):
@@ -128,7 +131,9 @@ class SymbalAccuracy(evaluate.Metric):
                 raise ValueError(f"references: scenario_id {sid!r} appears twice (rows {list(guesses).index(sid)} and {i})")
             truths.append(Truth.from_row({**ref, "scenario_id": sid}))
             guesses[sid] = list(pred or [])
-        judge_obj = resolve_judge(judge, cache=cache)
+        if cache == "auto":
+            cache = default_cache_path() if isinstance(judge, str) else None
+        judge_obj = make_judge(judge, cache)
         ev = evaluate_predictions(truths, guesses, judge_obj, ks=parse_ks(k), progress=progress,
                                   n_resamples=n_resamples, seed=seed)
         flat = flatten_scores(ev.scores)

@@ -113,3 +113,13 @@ def test_metric_card_front_matter(repo_root):
     meta = yaml.safe_load(text.split("---\n")[1])
     assert meta["sdk"] == "gradio" and meta["app_file"] == "app.py" and "evaluate" in meta["tags"]
     assert "## Values for the shipped baselines" in text and "reference_diff" in text
+
+
+def test_spec_string_judges_use_the_shared_cache_by_default(metric, tmp_path, monkeypatch):
+    monkeypatch.setenv("CAPJUDGE_CACHE_DIR", str(tmp_path))
+    r = metric.compute(predictions=PREDICTIONS[:1], references=REFERENCES[:1], k=1, judge="embedded")
+    assert r["accuracy@1"] == 1.0 and (tmp_path / "judgements.sqlite").exists()
+    metric.compute(predictions=PREDICTIONS[:1], references=REFERENCES[:1], k=1, judge=same)
+    explicit = tmp_path / "mine.sqlite"
+    metric.compute(predictions=PREDICTIONS[:1], references=REFERENCES[:1], k=1, judge="embedded", cache=str(explicit))
+    assert explicit.exists()
