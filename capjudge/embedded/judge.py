@@ -29,7 +29,10 @@ correct" is one more claim, matches nothing and is labelled ``hallucination``.
 """
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
+from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from capjudge.embedded.claims import split_claims
@@ -84,6 +87,16 @@ def is_filler(text: str) -> bool:
     return all(w in lex.meta or w in lex.stopwords for w in lemmas(text))
 
 
+@functools.lru_cache(maxsize=1)
+def rules_digest() -> str:
+    """Hash of this package's code, so a change in the matching rules changes the signature
+    (and so the judge cache key) even when the lexicon stays the same."""
+    h = hashlib.sha256()
+    for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes().replace(b"\r\n", b"\n"))
+    return h.hexdigest()[:8]
+
+
 class EmbeddedJudge:
     """The default judge (``resolve_judge("embedded")``); options: ``threshold``, ``detail_min``."""
 
@@ -100,7 +113,8 @@ class EmbeddedJudge:
         """Backend, lexicon hash, options and package version, e.g. for a report footer."""
         opts = "" if (self.threshold, self.detail_min) == tuple(DEFAULTS.values()) else \
             f"|threshold:{self.threshold:g}|detail_min:{self.detail_min:g}"
-        return f"judge:embedded|model:lexicon-{load_lexicon().digest}|prompt:none{opts}|capjudge:{__version__}"
+        return (f"judge:embedded|model:lexicon-{load_lexicon().digest}+rules-{rules_digest()}|prompt:none{opts}"
+                f"|capjudge:{__version__}")
 
     # -- differences -------------------------------------------------------------------
     def judge_differences(self, cases: Sequence[DifferenceCase]) -> list[DifferenceResult]:
