@@ -124,3 +124,28 @@ def test_truth_from_scenarios_row_maps_null_metadata_to_none():
 def test_outcome_hit_semantics():
     o = ScenarioOutcome("x", {}, 3, 4, False)
     assert (o.hit(1), o.hit(3), o.hit(5)) == (False, True, True)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+NAMES = st.sampled_from(["dog", "cat", "car", "bus", "edema"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(NAMES, NAMES, st.lists(st.tuples(NAMES, NAMES), max_size=7)), min_size=1, max_size=12))
+def test_accuracy_matches_brute_force_and_grows_with_k(cases):
+    truths = [Truth(f"s{i}", t, v, {"domain": "natural"}) for i, (t, v, _) in enumerate(cases)]
+    preds = {f"s{i}": [g(a, b) for a, b in gs] for i, (_, _, gs) in enumerate(cases) if gs}
+    ks = [1, 2, 3, 5, 7]
+    s = run_scores(truths, preds, ks)
+    accs = [s["overall"][f"accuracy@{k}"] for k in ks]
+    assert accs == sorted(accs)
+    for k, acc in zip(ks, accs):
+        brute = sum(any(a == t and b == v for a, b in gs[:k]) for t, v, gs in cases) / len(cases)
+        assert acc == pytest.approx(brute)
+
+
+def run_scores(truths, preds, ks):
+    verdicts = exact_verdicts(needed_pairs(truths, preds, ks))
+    return score_outcomes(score_predictions(truths, preds, verdicts, ks), ks, n_resamples=20)
