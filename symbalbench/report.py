@@ -115,7 +115,7 @@ def plot_accuracy(scores: Mapping[str, Any], path: str | Path) -> None:
     for key, block in by.get("domain+strength", {}).items():
         domain, strength = key.split(",")
         series.setdefault(domain, {})[strength] = block
-    fig, axes = plt.subplots(1, len(ks), figsize=(4.2 * len(ks), 3.4), squeeze=False)
+    fig, axes = plt.subplots(1, len(ks), figsize=(4.2 * len(ks), 3.8), squeeze=False)
     width = 0.8 / max(1, len(series))
     for ax, k in zip(axes[0], ks):
         for i, (name, blocks) in enumerate(series.items()):
@@ -127,8 +127,9 @@ def plot_accuracy(scores: Mapping[str, Any], path: str | Path) -> None:
         ax.set_xlabel("strength")
         ax.set_ylabel(f"Accuracy@{k}")
         ax.set_title(f"Accuracy@{k} by strength")
-    axes[0][-1].legend(loc="upper left", fontsize=8)
-    fig.tight_layout()
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))  # leave room for the legend under the panels
     fig.savefig(path, dpi=100, metadata={"Software": None})  # no version stamp: same scores, same bytes
     plt.close(fig)
 
