@@ -11,7 +11,7 @@ import data
 from views.common import coloured_table, fmt_number, shown_to_user
 
 CLAIM_HEADERS = ["claim", "label", "item"]
-ITEM_HEADERS = ["id", "category", "difference", "status"]
+ITEM_HEADERS = ["id", "status", "category", "difference"]  # status early: always in view
 METRIC_HEADERS = ["metric", "value"]
 METRIC_NAMES = {"recall": "recall", "precision_star": "precision*", "f1_star": "F1*",
                 "hallucination_rate": "hallucination rate"}
@@ -22,7 +22,7 @@ def score_outputs(result: data.CaptionScore) -> tuple:
     highlighted = [(c.text + " ", c.label) for c in result.claims]
     claims = coloured_table([[c.text, c.label, c.item or ""] for c in result.claims], CLAIM_HEADERS,
                             {"label": data.CLAIM_COLOURS})
-    items = coloured_table([[it.id, it.category, it.text, status] for it, status in result.items], ITEM_HEADERS,
+    items = coloured_table([[it.id, status, it.category, it.text] for it, status in result.items], ITEM_HEADERS,
                            {"status": data.ITEM_STATUS_COLOURS, "category": data.CATEGORY_COLOURS})
     metrics = [[METRIC_NAMES[k], fmt_number(v)] for k, v in result.metrics.items()]
     note = f"Judge: `{result.judge}`"
@@ -79,9 +79,10 @@ def build(config: data.SpaceConfig) -> gr.Blocks:
                 metrics = gr.Dataframe(headers=METRIC_HEADERS, label="Metrics for this caption", interactive=False,
                                        elem_id="sc-metrics")
                 claims = gr.Dataframe(headers=CLAIM_HEADERS, label="Claim labels", wrap=True, interactive=False,
-                                      elem_id="sc-claims")
+                                      column_widths=["60%", "20%", "20%"], elem_id="sc-claims")
                 items = gr.Dataframe(headers=ITEM_HEADERS, label="Items: correct / wrong / missed", wrap=True,
-                                     interactive=False, elem_id="sc-items")
+                                     interactive=False, column_widths=["20%", "14%", "18%", "48%"],
+                                     elem_id="sc-items")
                 note = gr.Markdown(elem_id="sc-note")
 
         view.load(on_load, None, pair, api_name="score_pairs")
