@@ -8,19 +8,18 @@ so an interrupted run resumes), scores, and writes ``scores.json``, ``verdicts.j
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any, Optional
 
 DEFAULT_DATASET = "sample"
-CACHE_FILE = "judgements.sqlite"  # the same file DiffCap-Bench's scorer uses: one cache per user
 
 
 def default_cache_path() -> str:
-    """``$CAPJUDGE_CACHE_DIR/judgements.sqlite`` (default dir ``~/.cache/capjudge``)."""
-    root = os.environ.get("CAPJUDGE_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "capjudge")
-    return os.path.join(root, CACHE_FILE)
+    """The judge cache shared by both benchmarks: one file per user (``capjudge.cache.default_cache_path``)."""
+    from capjudge.cache import default_cache_path as shared
+
+    return shared()
 
 
 def make_judge(spec: Any, cache: Optional[str]):
