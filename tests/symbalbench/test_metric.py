@@ -118,7 +118,7 @@ def test_metric_card_front_matter(repo_root):
 def test_spec_string_judges_use_the_shared_cache_by_default(metric, tmp_path, monkeypatch):
     monkeypatch.setenv("CAPJUDGE_CACHE_DIR", str(tmp_path))
     r = metric.compute(predictions=PREDICTIONS[:1], references=REFERENCES[:1], k=1, judge="embedded")
-    assert r["accuracy@1"] == 1.0 and (tmp_path / "judgements.sqlite").exists()
+    assert r["accuracy@1"] == 1.0 and (tmp_path / "judge.sqlite").exists()
     metric.compute(predictions=PREDICTIONS[:1], references=REFERENCES[:1], k=1, judge=same)
     explicit = tmp_path / "mine.sqlite"
     metric.compute(predictions=PREDICTIONS[:1], references=REFERENCES[:1], k=1, judge="embedded", cache=str(explicit))
