@@ -9,32 +9,17 @@ import pytest
 
 SPACE_DIR = Path(__file__).resolve().parents[2] / "space"
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
-if str(SPACE_DIR) not in sys.path:  # the Space's own modules (data, views, app) are top-level there
-    sys.path.insert(0, str(SPACE_DIR))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # fixtures.py, app_server.py
+# The Space's own modules (data, views, app) are top-level in space/, as on a Hugging Face Space;
+# the helpers of these tests (space_fixtures, space_server) sit next to this file.
+for folder in (str(SPACE_DIR), str(Path(__file__).resolve().parent)):
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
 
 
 @pytest.fixture(scope="session")
 def diffcap_folder(tmp_path_factory) -> str:
-    """A four-pair DiffCap-Bench folder made by tests/space/fixtures.py."""
-    import fixtures
+    """A four-pair DiffCap-Bench folder made by tests/space/space_fixtures.py."""
+    import space_fixtures
 
-    return fixtures.make_diffcap_folder(tmp_path_factory.mktemp("diffcap"))
+    return space_fixtures.make_diffcap_folder(tmp_path_factory.mktemp("diffcap"))
 
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def launch_space(config) -> tuple[object, str]:
-    """Build the Space for ``config`` and serve it on 127.0.0.1 in this process; (demo, url)."""
-    import app
-
-    demo = app.build_app(config)
-    port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, css=app.CSS)
-    return demo, f"http://127.0.0.1:{port}/"

@@ -10,8 +10,8 @@ import html
 import pytest
 
 import data
-import fixtures
-from conftest import launch_space
+import space_fixtures
+from space_server import launch_space
 
 pytest.importorskip("gradio_client")
 
@@ -20,7 +20,7 @@ pytest.importorskip("gradio_client")
 def client(diffcap_folder, tmp_path_factory):
     from gradio_client import Client
 
-    leaderboard = fixtures.make_leaderboard_folder(tmp_path_factory.mktemp("leaderboard"))
+    leaderboard = space_fixtures.make_leaderboard_folder(tmp_path_factory.mktemp("leaderboard"))
     demo, url = launch_space(data.SpaceConfig(diffcap=diffcap_folder, leaderboard=leaderboard))
     try:
         yield Client(url, verbose=False)

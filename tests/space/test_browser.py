@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import data
-from conftest import launch_space
+from space_server import launch_space
 
 pytestmark = pytest.mark.browser
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 import data
-import fixtures
+import space_fixtures
 from benchcore.errors import InputError
 
 
@@ -132,7 +132,7 @@ def test_cramers_v_of_independent_and_perfect_tables():
 # ----------------------------------------------------------------------------- leaderboard
 
 def test_leaderboard_reads_both_kinds_and_sorts_best_first(tmp_path):
-    fixtures.make_leaderboard_folder(tmp_path)
+    space_fixtures.make_leaderboard_folder(tmp_path)
 
     entries = data.read_leaderboard(str(tmp_path))
     assert [(e.benchmark, e.model) for e in entries] == [("diffcap", "bad"), ("diffcap", "good"), ("symbal", "detector")]
@@ -156,3 +156,14 @@ def test_a_broken_scores_file_is_named(tmp_path):
 
 def test_missing_leaderboard_folder_is_empty(tmp_path):
     assert data.read_leaderboard(str(tmp_path / "absent")) == ()
+
+
+def test_docstring_examples_of_the_space_modules():
+    # space/ is not a package on pytest's doctest paths, so its examples are run here
+    import doctest
+
+    import views.common
+
+    for module in (data, views.common):
+        failed, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert attempted > 0 and failed == 0, module.__name__

@@ -7,7 +7,7 @@ import sys
 
 import yaml
 
-from conftest import SPACE_DIR
+from space_server import SPACE_DIR
 
 
 def _front_matter() -> dict:
