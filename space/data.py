@@ -335,7 +335,8 @@ def score_caption(path: Optional[str], pair_id: str, caption: str, spec: str = "
     judge = make_judge(spec, api_key)
     result = judge.judge_differences([DifferenceCase.make(items, caption, pair_id)])[0]
     if result.error:
-        return CaptionScore(claims=(), items=tuple((it, "ambiguous" if it.ambiguous else "missed") for it in items),
+        # a failed judgement is never scored: the items are "not judged", not "missed"
+        return CaptionScore(claims=(), items=tuple((it, "not judged") for it in items),
                             judge=judge.signature, error=result.error)
     status = item_status(items, result.claims)
     return CaptionScore(claims=tuple(result.claims), items=tuple((it, status[it.id]) for it in items),

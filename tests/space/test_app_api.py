@@ -156,3 +156,28 @@ def test_an_unknown_pair_is_a_message_naming_it(client):
 
     with pytest.raises(AppError, match="no-such-pair"):
         client.predict("no-such-pair", api_name="/diffcap_pair")
+
+
+def test_scoring_through_an_openai_compatible_url_uses_only_the_visitors_key(client, monkeypatch):
+    from capjudge.testing.server import ScriptedServer
+
+    monkeypatch.setenv("OPENAI_API_KEY", "host-secret")
+    caption = "A red ball was added on the table. Not the sky is darker."  # the server's oracle: correct, wrong
+    with ScriptedServer() as server:
+        highlighted, claims, items, metrics, note = client.predict(
+            "fx-001", caption, server.base_url, "test-model", "visitor-key", api_name="/score_caption")
+        sent = [h.get("Authorization") for h in server.headers]
+    assert [r[1:] for r in claims["data"]] == [["correct", "fx-001-1"], ["wrong", "fx-001-2"]]
+    assert "judge:openai|model:test-model" in note
+    assert sent and set(sent) == {"Bearer visitor-key"}
+
+
+def test_a_judge_that_fails_is_reported_and_nothing_is_scored(client):
+    from capjudge.testing.server import ScriptedServer, content
+
+    with ScriptedServer(default=content("this is not JSON")) as server:
+        highlighted, claims, items, metrics, note = client.predict(
+            "fx-001", "A red ball was added on the table.", server.base_url, "test-model", "",
+            api_name="/score_caption")
+    assert "judge failed" in note and claims["data"] in ([], [["", "", ""]]) and metrics["data"] in ([], [["", ""]])
+    assert [r[1] for r in items["data"]] == ["not judged"] * 3
