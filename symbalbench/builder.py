@@ -77,6 +77,16 @@ def image_features():
     return Features({"image_id": Value("string"), "domain": Value("string"), "image": Image()})
 
 
+ROW_GROUP_ROWS = 128 * 1024  # scenarios are written in row groups of about this many rows
+
+
+def _flush(writer: pq.ParquetWriter, pending: list[pa.Table]) -> None:
+    """Write the pending scenario tables as one row group and empty the list."""
+    if pending:
+        writer.write_table(pa.concat_tables(pending), row_group_size=10 * ROW_GROUP_ROWS)
+        pending.clear()
+
+
 @dataclasses.dataclass
 class BuildReport:
     """What a build produced: counts, refused scenarios and the output folder."""
@@ -182,6 +192,7 @@ class SymbalBenchBuilder:
         n = base.table.num_rows
         rows, refused = [], []
         writer, shard, shard_rows, paths = None, 0, 0, []
+        pending: list[pa.Table] = []  # scenarios waiting to be written as one row group
         offset = 0
         for plan in tqdm(plans, desc=f"building {domain}", unit="dataset", disable=not self.progress):
             vp, el, counts = construct.scenario_counts(fi, plan.visual_feature, plan.text_error, plan.target_v,
@@ -197,16 +208,20 @@ class SymbalBenchBuilder:
             table = self._scenario_table(plan, cols, built, template_ids, schema)
             if writer is None or shard_rows + n > self.shard_rows and shard_rows > 0:
                 if writer is not None:
+                    _flush(writer, pending)
                     writer.close()
                 path = out / "data" / f".{domain}-{shard:05d}.parquet"
                 writer = pq.ParquetWriter(path, schema)
                 paths.append(path)
                 shard, shard_rows = shard + 1, 0
-            writer.write_table(table)
+            pending.append(table)
+            if sum(t.num_rows for t in pending) >= ROW_GROUP_ROWS:
+                _flush(writer, pending)
             shard_rows += n
             rows.append(self._scenario_row(plan, counts, offset, n, int(n - el.sum())))
             offset += n
         if writer is not None:
+            _flush(writer, pending)
             writer.close()
         final = []
         for i, p in enumerate(paths):
