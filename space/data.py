@@ -56,6 +56,10 @@ DEFAULT_PAGE_SIZE = 8
 THUMBNAIL_PX = 112
 
 
+class UnknownId(LookupError):
+    """A pair or scenario id that the loaded folder does not hold."""
+
+
 # --------------------------------------------------------------------------------------------
 # Configuration: which folders the app reads.
 # --------------------------------------------------------------------------------------------
@@ -132,51 +136,47 @@ def diffcap_dataset(path: Optional[str] = None):
     return diffcap_bench.load(split="test", path=path)
 
 
-def _names(values: Sequence[str] | Any) -> tuple[str, ...]:
-    return tuple(str(v) for v in values)
-
-
 def category_names() -> tuple[str, ...]:
     """The ten DiffCap-Bench categories in ClassLabel order."""
-    import diffcap_bench
+    from diffcap_bench.schema import CATEGORIES
 
-    return _names(diffcap_bench.CATEGORIES)
+    return CATEGORIES
 
 
 def source_names() -> tuple[str, ...]:
     """The DiffCap-Bench sources in ClassLabel order."""
-    import diffcap_bench
+    from diffcap_bench.schema import SOURCES
 
-    return _names(diffcap_bench.SOURCES)
-
-
-def _label_name(value: Any, names: Sequence[str]) -> str:
-    """A ClassLabel value as its name (rows may hold the int or, once decoded, the name)."""
-    if isinstance(value, (int,)) and not isinstance(value, bool):
-        return names[value]
-    return str(value)
+    return SOURCES
 
 
 @lru_cache(maxsize=4)
 def diffcap_index(path: Optional[str] = None) -> tuple[PairSummary, ...]:
     """Summaries of every pair at ``path``, read once without decoding images."""
+    from diffcap_bench.schema import category_name, source_name
+
     ds = diffcap_dataset(path).select_columns(["pair_id", "source", "differences"])
-    cats, sources = category_names(), source_names()
-    out = []
-    for row in ds.to_list():
-        diffs = row["differences"] or []
-        out.append(PairSummary(
+    return tuple(
+        PairSummary(
             pair_id=str(row["pair_id"]),
-            source=_label_name(row["source"], sources),
-            categories=tuple(_label_name(d["category"], cats) for d in diffs),
-            ambiguous=tuple(bool(d["ambiguous"]) for d in diffs),
-        ))
-    return tuple(out)
+            source=source_name(row["source"]),
+            categories=tuple(category_name(d["category"]) for d in row["differences"] or []),
+            ambiguous=tuple(bool(d["ambiguous"]) for d in row["differences"] or []),
+        )
+        for row in ds.to_list()
+    )
 
 
 @lru_cache(maxsize=4)
 def _row_numbers(path: Optional[str]) -> Mapping[str, int]:
     return {s.pair_id: n for n, s in enumerate(diffcap_index(path))}
+
+
+def _row_number(path: Optional[str], pair_id: str) -> int:
+    n = _row_numbers(path).get(pair_id)
+    if n is None:
+        raise UnknownId(f"pair {pair_id!r} is not in {path or 'the bundled DiffCap-Bench sample'}")
+    return n
 
 
 def pair_ids(path: Optional[str] = None) -> list[str]:
@@ -236,25 +236,13 @@ def step_pair(ids: Sequence[str], current: Optional[str], step: int) -> Optional
     return ids[(pos + step) % len(ids)]
 
 
-class UnknownId(LookupError):
-    """A pair or scenario id that the loaded folder does not hold."""
-
-
 def pair_view(path: Optional[str], pair_id: str) -> PairView:
     """The images, source and difference items of one pair."""
-    from diffcap_bench.schema import row_items
+    from diffcap_bench.schema import row_items, source_name
 
-    n = _row_numbers(path).get(pair_id)
-    if n is None:
-        raise UnknownId(f"pair {pair_id!r} is not in {path or 'the bundled DiffCap-Bench sample'}")
-    row = diffcap_dataset(path)[n]
-    return PairView(
-        pair_id=pair_id,
-        source=_label_name(row["source"], source_names()),
-        image_a=row["image_a"],
-        image_b=row["image_b"],
-        items=tuple(row_items(row)),
-    )
+    row = diffcap_dataset(path)[_row_number(path, pair_id)]
+    return PairView(pair_id=pair_id, source=source_name(row["source"]), image_a=row["image_a"],
+                    image_b=row["image_b"], items=tuple(row_items(row)))
 
 
 def difference_rows(items: Sequence[Any]) -> list[list[str]]:
@@ -345,15 +333,10 @@ def score_caption(path: Optional[str], pair_id: str, caption: str, spec: str = "
 
 def pair_view_items(path: Optional[str], pair_id: str) -> tuple:
     """The difference items of one pair (without decoding its images)."""
-    from capjudge import Item
+    from diffcap_bench.schema import row_items
 
-    n = _row_numbers(path).get(pair_id)
-    if n is None:
-        raise UnknownId(f"pair {pair_id!r} is not in {path or 'the bundled DiffCap-Bench sample'}")
-    cats = category_names()
-    diffs = diffcap_dataset(path).select_columns(["differences"])[n]["differences"]
-    return tuple(Item(id=str(d["id"]), text=str(d["text"]), category=_label_name(d["category"], cats),
-                      ambiguous=bool(d["ambiguous"])) for d in diffs)
+    row = diffcap_dataset(path).select_columns(["differences"])[_row_number(path, pair_id)]
+    return tuple(row_items(row))
 
 
 def item_status(items: Sequence[Any], claims: Sequence[Any]) -> dict[str, str]:
