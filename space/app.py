@@ -25,6 +25,7 @@ from views import diffcap_browser, diffcap_score, leaderboard, symbal_browser  #
 from views.common import CSS  # noqa: E402
 
 TITLE = "DiffCap-Bench & SymbalBench"
+CONCURRENCY = 4  # requests of one event handled at once
 VIEWS = (  # (tab label, tab id, view module)
     ("DiffCap-Bench browser", "diffcap-browser", diffcap_browser),
     ("Score a caption", "diffcap-score", diffcap_score),
@@ -44,6 +45,9 @@ def build_app(config: Optional[data.SpaceConfig] = None) -> gr.Blocks:
             for label, tab_id, view in built:
                 with gr.Tab(label, id=tab_id, elem_id=f"tab-{tab_id}"):
                     view.render()
+    # Handlers only read cached, immutable data, so visitors need not wait in one line; a slow
+    # remote judge then holds one worker, not the whole Space.
+    demo.queue(default_concurrency_limit=CONCURRENCY)
     return demo
 
 
