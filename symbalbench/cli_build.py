@@ -17,6 +17,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mimic-count", type=int, help="use this many studies, drawn with --seed (seed release: 2233)")
     p.add_argument("--manifest", metavar="FILE", help="generic JSONL/Parquet manifest of base records")
     p.add_argument("--manifest-domain", choices=("natural", "medical"), default="natural")
+    p.add_argument("--manifest-root", metavar="DIR", help="folder the manifest's image paths are relative to "
+                   "(default: the manifest's folder)")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (replaced atomically)")
     p.add_argument("--grid", metavar="FILE", help="custom grid YAML/JSON (default: the 420 grid)")
     p.add_argument("--seed", type=int, default=0)
@@ -60,7 +62,8 @@ def _bases(args):
     if args.manifest:
         if args.manifest_domain in bases:
             raise InputError(f"--manifest gives a {args.manifest_domain} base but one was already given")
-        bases[args.manifest_domain] = load_manifest(args.manifest, domain=args.manifest_domain, check_images=check)
+        bases[args.manifest_domain] = load_manifest(args.manifest, domain=args.manifest_domain,
+                                                   root=args.manifest_root, check_images=check)
     if not bases:
         raise InputError("give --coco, --mimic and/or --manifest")
     return bases
