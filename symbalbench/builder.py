@@ -33,7 +33,7 @@ import pyarrow.parquet as pq
 from benchcore.errors import InputError
 from symbalbench import construct
 from symbalbench.base.records import Base
-from symbalbench.grid import Grid, Refused, ScenarioPlan, make_grid, plan_medical, plan_natural
+from symbalbench.grid import Grid, Refused, ScenarioPlan, make_grid, plan_medical, plan_natural, size_strata
 from symbalbench.templates import templates_for
 
 DOMAINS = ("natural", "medical")
@@ -118,7 +118,7 @@ class SymbalBenchBuilder:
     }
 
     def __init__(self, grid: Optional[Grid] = None, seed: int = 0, images: str = "reference",
-                 shard_rows: int = 1_000_000, progress: bool = True, card: bool = True):
+                 shard_rows: int = 1_000_000, progress: bool = True, card: bool = True, note: str = ""):
         if images not in ("reference", "embed"):
             raise InputError(f"images must be 'reference' or 'embed', got {images!r}")
         self.grid = grid or make_grid()
@@ -127,6 +127,8 @@ class SymbalBenchBuilder:
         self.shard_rows = int(shard_rows)
         self.progress = progress
         self.card = card
+        self.note = note
+        self.size_threshold: Optional[float] = None
 
     # ------------------------------------------------------------------ public
     def build(self, out_dir: str | Path, natural: Optional[Base] = None, medical: Optional[Base] = None) -> BuildReport:
@@ -158,6 +160,10 @@ class SymbalBenchBuilder:
             if not spec:
                 continue
             plans, ref = planner(fi, self.grid, self.seed)
+            if domain == "natural":
+                from symbalbench.templates import COCO_NAMES
+
+                self.size_threshold = size_strata(fi, COCO_NAMES, spec)[1]
             refused += ref
             plans.sort(key=lambda p: p.scenario_id)
             rows, ref, shard_files = self._write_domain(out, domain, base, fi, plans)
@@ -279,7 +285,7 @@ class SymbalBenchBuilder:
 
     def _write_info(self, out: Path, bases, refused, rows) -> None:
         info = {"name": "symbalbench", "version": self.VERSION, "seed": self.seed, "images": self.images,
-                "grid": self.grid.to_dict(), "n_scenarios": len(rows),
+                "grid": self.grid.to_dict(), "size_threshold": self.size_threshold, "n_scenarios": len(rows),
                 "bases": {d: {"records": len(b), "stats": b.stats} for d, b in bases.items()},
                 "refused": [dataclasses.asdict(r) for r in refused]}
         if self.images == "reference":
@@ -339,7 +345,8 @@ def render_card_text(builder: SymbalBenchBuilder, rows: list[dict], refused: lis
         "strength_table": markdown_table(["strength", "target V", "datasets", "min achieved", "max achieved"],
                                          strengths, digits=4),
         "base_table": base_md, "refused_table": refused_md, "release_notes": notes,
-        "grid_json": json.dumps(builder.grid.to_dict(), sort_keys=True),
+        "grid_json": json.dumps(builder.grid.to_dict(), sort_keys=True), "note": builder.note,
+        "size_threshold": "n/a" if builder.size_threshold is None else f"{builder.size_threshold:.4f}",
     }
     return render_card("symbalbench", front, values)
 
@@ -364,7 +371,10 @@ def build_sample(out_dir: str | Path, seed: int = 0, progress: bool = False) -> 
     with tempfile.TemporaryDirectory(prefix="symbal-sample-") as tmp:
         coco = make_coco(Path(tmp) / "coco", SAMPLE_NATURAL_IMAGES, seed=seed)
         mimic = make_mimic(Path(tmp) / "mimic", SAMPLE_MEDICAL_STUDIES, seed=seed)
-        builder = SymbalBenchBuilder(make_grid(SAMPLE_GRID), seed=seed, images="embed", progress=progress)
+        note = (f"This is the bundled sample: built from the seeded synthetic fixtures "
+                f"(`symbalbench.fixtures`: {SAMPLE_NATURAL_IMAGES} COCO-format images, "
+                f"{SAMPLE_MEDICAL_STUDIES} MIMIC-CXR-JPG-format studies), not from real data.")
+        builder = SymbalBenchBuilder(make_grid(SAMPLE_GRID), seed=seed, images="embed", progress=progress, note=note)
         return builder.build(out_dir, load_coco(coco), load_mimic(mimic))
 
 

@@ -77,3 +77,14 @@ def test_package_python_files_do_not_confuse_load_dataset(in_repo_root):
     assert list(Path("symbalbench").glob("*.py"))  # the package's modules sit next to the card
     ds = load_dataset("symbalbench", split="test")  # default config: scenarios
     assert "achieved_v" in ds.column_names
+
+
+def test_large_builds_are_memory_mapped_and_still_sliced(monkeypatch):
+    import symbalbench.store as store
+
+    monkeypatch.setattr(store, "IN_MEMORY_BYTES", 0)  # force the from_parquet (memory-mapped) path
+    b = symbalbench.load()
+    sid = b.scenario_ids[5]
+    ds = b.dataset(sid)
+    assert ds._indices is None and len(ds) == b.scenario(sid)["n_rows"] and set(ds["scenario_id"]) == {sid}
+    assert b.domain_table("natural").cache_files  # backed by an Arrow file on disk
