@@ -135,3 +135,19 @@ def test_cli_build_from_coco_and_manifest(bases, tmp_path, capsys):
 def test_cli_build_bad_input_exits_2_naming_the_file(tmp_path, capsys):
     rc = cli_main(["build", "--coco", str(tmp_path), "--out", str(tmp_path / "o")])
     assert rc == 2 and str(tmp_path) in capsys.readouterr().err
+
+
+def test_sharded_build_verifies_and_loads_across_shards(bases, tmp_path):
+    from symbalbench.verify import verify
+
+    coco, mimic = bases
+    report = SymbalBenchBuilder(make_grid(SAMPLE_GRID), images="embed", progress=False, shard_rows=1000).build(
+        tmp_path / "out", load_coco(coco), load_mimic(mimic))
+    shards = sorted(p.name for p in (tmp_path / "out" / "data").glob("natural-*.parquet"))
+    assert len(shards) == 3 and shards[0] == "natural-00000-of-00003.parquet"
+    assert [f for f in report.files if "natural" in f] == [f"data/{s}" for s in shards]
+    assert verify(tmp_path / "out").ok
+    bench = load(tmp_path / "out")
+    for sid in bench.scenario_ids:
+        ds = bench.dataset(sid)
+        assert len(ds) == 150 and set(ds["scenario_id"]) == {sid}
