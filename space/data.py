@@ -19,6 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
+from symbalbench.store import VARIANTS  # reference_free, reference_based (light import: no data)
+
 # --------------------------------------------------------------------------------------------
 # Constants that are data: colours of the ten categories and of the labels (one place).
 # --------------------------------------------------------------------------------------------
@@ -49,8 +51,7 @@ ITEM_STATUS_COLOURS: dict[str, str] = {
     "ambiguous": "#90a4ae",
 }
 AMBIGUOUS_CHOICES: tuple[str, ...] = ("any", "with ambiguous items", "without ambiguous items")
-ANY = "any"  # the "no filter" value of every SymbalBench filter
-VARIANTS: tuple[str, ...] = ("reference_free", "reference_based")
+ANY = "any"  # the "no filter" value of the filters of both browsers
 ROW_FILTERS: tuple[str, ...] = ("v present", "t inserted")
 DEFAULT_PAGE_SIZE = 8
 THUMBNAIL_PX = 112
@@ -66,7 +67,7 @@ class UnknownId(LookupError):
 
 @dataclass(frozen=True)
 class SpaceConfig:
-    """Folders the app reads; ``None`` means the bundled sample (or no leaderboard folder)."""
+    """Folders the app reads; ``None`` means the bundled samples and the Space's example leaderboard."""
 
     diffcap: Optional[str] = None
     symbal: Optional[str] = None
@@ -259,7 +260,7 @@ class CaptionScore:
     """A judged caption: claims, the status of each item, the per-pair metrics."""
 
     claims: tuple  # tuple[capjudge.Claim, ...]
-    items: tuple[tuple[Any, str], ...]  # (Item, "correct" | "wrong" | "missed" | "ambiguous")
+    items: tuple[tuple[Any, str], ...]  # (Item, "correct" | "wrong" | "missed" | "ambiguous" | "not judged")
     metrics: dict[str, float] = field(default_factory=dict)
     judge: str = ""
     error: Optional[str] = None
@@ -278,6 +279,8 @@ def judge_spec(base_url: str = "", model: str = "") -> str:
         raise ValueError("an OpenAI-compatible judge needs both a base URL and a model name")
     if not base_url.startswith(("http://", "https://")):
         raise ValueError(f"base URL must start with http:// or https://, got {base_url!r}")
+    if any(ch in model for ch in "?&= "):
+        raise ValueError(f"model name {model!r} must not contain '?', '&', '=' or spaces")
     from urllib.parse import quote
 
     return f"openai:{model}?base_url={quote(base_url, safe=':/')}"

@@ -105,6 +105,8 @@ def test_judge_spec_from_the_ui_fields():
         data.judge_spec("http://h:8000/v1", "")
     with pytest.raises(ValueError, match="http"):
         data.judge_spec("file:///etc/passwd", "m")
+    with pytest.raises(ValueError, match="model name"):
+        data.judge_spec("http://h:8000/v1", "m?base_url=http://elsewhere")
 
 
 def test_a_visitor_url_never_receives_the_hosts_api_key(monkeypatch):
