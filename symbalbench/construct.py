@@ -31,8 +31,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+import warnings
 import zlib
-from typing import Optional, Sequence
+from typing import Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -248,12 +249,10 @@ class FeatureIndex:
         return self.present.sum(axis=0)
 
     def median_area(self) -> np.ndarray:
-        with np.errstate(all="ignore"):
-            import warnings
-
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                return np.nanmedian(self.area, axis=0)
+        """Median label_area of each feature over the records that have it (NaN if none)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns: features never present
+            return np.nanmedian(self.area, axis=0)
 
 
 def feature_index(table: pa.Table, names: Sequence[str]) -> FeatureIndex:
@@ -303,7 +302,3 @@ def scenario_counts(fi: FeatureIndex, v: str, t: str, target: float, tolerance: 
     counts = choose_counts(n1, vp.size - n1, int((vp & el).sum()), int((~vp & el).sum()), target,
                            tolerance, precision)
     return vp, el, counts
-
-
-def optional_str(x: Optional[str]) -> Optional[str]:
-    return None if x is None else str(x)

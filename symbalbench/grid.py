@@ -27,13 +27,16 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import zlib
 from pathlib import Path
 from typing import Any, Optional
 
+import numpy as np
 import yaml
 
 from benchcore.errors import InputError
-from symbalbench.templates import MEDICAL_DEVICES, MEDICAL_FINDINGS
+from symbalbench.construct import FeatureIndex, max_reachable_v
+from symbalbench.templates import COCO_NAMES, MEDICAL_DEVICES, MEDICAL_FINDINGS, slug
 
 SAMPLINGS = ("random", "popular", "adversarial")
 SIZES = ("small", "large")
@@ -196,8 +199,6 @@ def natural_id(size: str, sampling: str, v: str, t: str, strength: str, draw: in
     >>> natural_id("small", "random", "dog", "dining table", "high", 0)
     'nat-small-random-dog-dining_table-high-d0'
     """
-    from symbalbench.templates import slug
-
     return f"nat-{size}-{sampling}-{slug(v)}-{slug(t)}-{strength}-d{draw}"
 
 
@@ -207,23 +208,16 @@ def medical_id(device: str, finding: str, strength: str) -> str:
     >>> medical_id("pacemaker", "cardiomegaly", "high")
     'med-pacemaker-cardiomegaly-high'
     """
-    from symbalbench.templates import slug
-
     return f"med-{slug(device)}-{slug(finding)}-{strength}"
 
 
-def _stream(seed: int, name: str):
-    import zlib
-
-    import numpy as np
-
+def _stream(seed: int, name: str) -> np.random.Generator:
+    """A generator for one named planning decision, so decisions do not shift each other."""
     return np.random.default_rng([int(seed), zlib.crc32(name.encode("utf-8"))])
 
 
-def _feasible(fi, v: int, candidates: list[int], need: float) -> list[int]:
+def _feasible(fi: FeatureIndex, v: int, candidates: list[int], need: float) -> list[int]:
     """Candidates t for which the strongest target is reachable with v (see construct.max_reachable_v)."""
-    from symbalbench.construct import max_reachable_v
-
     vp = fi.present[:, v]
     n1 = int(vp.sum())
     n0 = vp.size - n1
@@ -231,10 +225,8 @@ def _feasible(fi, v: int, candidates: list[int], need: float) -> list[int]:
     return [t for t in candidates if t != v and max_reachable_v(n1, n0, n1 - int(blocked[t])) >= need]
 
 
-def size_strata(fi, names: list[str], spec: dict) -> tuple[dict[str, list[int]], float]:
-    """Supported COCO features split into small/large by their median label_area."""
-    import numpy as np
-
+def size_strata(fi: FeatureIndex, names: list[str], spec: dict) -> tuple[dict[str, list[int]], float]:
+    """Supported features split into small/large by their median label_area; also the threshold."""
     counts = fi.counts()
     n = fi.present.shape[0]
     med = fi.median_area()
@@ -247,10 +239,14 @@ def size_strata(fi, names: list[str], spec: dict) -> tuple[dict[str, list[int]],
     return {"small": [j for j in cand if med[j] < threshold], "large": [j for j in cand if med[j] >= threshold]}, threshold
 
 
-def plan_natural(fi, grid: Grid, seed: int) -> tuple[list[ScenarioPlan], list[Refused]]:
-    """Expand the natural part of ``grid`` over a natural base's feature index."""
-    from symbalbench.templates import COCO_NAMES
+def plan_natural(fi: FeatureIndex, grid: Grid, seed: int) -> tuple[list[ScenarioPlan], list[Refused]]:
+    """Expand the natural part of ``grid`` over a natural base's feature index.
 
+    Per size stratum, ``features_per_size`` features v are drawn (seeded) among those with
+    ``min_support``; for each v and sampling strategy the t candidates are the COCO features
+    (other than v) with which the strongest target is reachable, ranked by the strategy; draw k
+    takes the k-th candidate. Each (v, t) is built at every strength.
+    """
     spec = grid.natural
     plans: list[ScenarioPlan] = []
     refused: list[Refused] = []
@@ -292,15 +288,13 @@ def plan_natural(fi, grid: Grid, seed: int) -> tuple[list[ScenarioPlan], list[Re
     return plans, refused
 
 
-def plan_medical(fi, grid: Grid, seed: int) -> tuple[list[ScenarioPlan], list[Refused]]:
+def plan_medical(fi: FeatureIndex, grid: Grid, seed: int) -> tuple[list[ScenarioPlan], list[Refused]]:
     """Expand the medical part of ``grid``: (finding, device) pairs x strengths.
 
     Without explicit ``pairs``, each device is paired with the ``pairs_per_device`` findings
     that reach the highest V with it (ties in the findings' listed order), i.e. the findings
     that least often co-occur with the device.
     """
-    from symbalbench.construct import max_reachable_v
-
     spec = grid.medical
     plans, refused = [], []
     col = fi.column

@@ -7,7 +7,6 @@ import pytest
 import yaml
 
 from symbalbench.base.coco import load_coco
-from symbalbench.base.manifest import load_manifest
 from symbalbench.base.mimic import load_mimic
 from symbalbench.builder import SymbalBenchBuilder
 from symbalbench.cli import main as cli_main

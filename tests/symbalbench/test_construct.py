@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symbalbench.construct import (Counts, Refusal, build_rows, choose_counts, cramers_v, insert_sentence,
-                                   max_reachable_v, scenario_rng, sentence_boundaries)
+                                   scenario_rng, sentence_boundaries)
 
 
 def brute_force_best(n1, n0, e1, e0, target):
