@@ -16,7 +16,10 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the Space's own modules: data, views
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # the Space's own modules: data, views
+if (HERE.parent / "diffcap_bench" / "__init__.py").is_file():  # run from a checkout: use its packages
+    sys.path.insert(1, str(HERE.parent))
 
 import gradio as gr  # noqa: E402
 
