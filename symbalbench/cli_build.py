@@ -10,6 +10,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--coco", metavar="DIR", help="COCO folder (annotations/ + <split>/ images)")
     p.add_argument("--coco-split", help="COCO split to read (default: val2017 or the only one)")
     p.add_argument("--coco-count", type=int, help="use this many COCO images, drawn with --seed (seed release: 4349)")
+    p.add_argument("--coco-ids", metavar="FILE", help="use exactly these COCO image ids (one per line)")
     p.add_argument("--mimic", metavar="DIR", help="MIMIC-CXR-JPG folder (CSV files + files/)")
     p.add_argument("--mimic-reports", metavar="DIR", help="folder holding files/pXX/.../sNNN.txt (default: --mimic)")
     p.add_argument("--mimic-devices", metavar="CSV", help="device labels (study_id + one column per device); "
@@ -45,6 +46,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_build_sample)
 
 
+def _ids(path):
+    """Image ids from a text file (one per line, blank lines and # comments ignored)."""
+    if not path:
+        return None
+    from pathlib import Path
+
+    from benchcore.errors import InputError
+
+    ids = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        line = line.split("#")[0].strip()
+        if line:
+            if not line.isdigit():
+                raise InputError(f"{path}: line {n}: {line!r} is not an image id")
+            ids.append(int(line))
+    return ids
+
+
 def _bases(args):
     from benchcore.errors import InputError
     from symbalbench.base.coco import load_coco
@@ -54,8 +73,8 @@ def _bases(args):
     check = not args.no_check_images
     bases = {}
     if args.coco:
-        bases["natural"] = load_coco(args.coco, split=args.coco_split, count=args.coco_count, seed=args.seed,
-                                     check_images=check)
+        bases["natural"] = load_coco(args.coco, split=args.coco_split, image_ids=_ids(args.coco_ids),
+                                     count=args.coco_count, seed=args.seed, check_images=check)
     if args.mimic:
         bases["medical"] = load_mimic(args.mimic, reports_root=args.mimic_reports, device_csv=args.mimic_devices,
                                       count=args.mimic_count, seed=args.seed, check_images=check)

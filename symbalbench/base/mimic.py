@@ -37,7 +37,8 @@ _PSEUDO_NEGATIONS = re.compile(r"\b(no (?:significant |interval )?change|not (?:
                                r"unchanged|no evidence of malposition)\b")
 # Cues after the mention that mean it is gone ("the chest tube has been removed").
 _POST_CUES = ("removed", "withdrawn", "no longer", "resolved")
-_PRE_WINDOW = 6  # words before a mention in which a negation cue negates it
+_PRE_WINDOW = 6  # words before a mention (within its clause) in which a negation cue negates it
+_CLAUSE_BREAK = re.compile(r"[,;:]|\bbut\b|\bhowever\b")
 
 
 def _parse_value(path: Path, line: int, column: str, raw: str) -> Optional[int]:
@@ -115,8 +116,9 @@ def mine_devices(text: str) -> list[str]:
 
     A device is present when one of its synonyms (``vocabulary.json``) occurs as whole words in
     a sentence and that mention is not negated: no negation cue ("no", "without", "removal", ...)
-    among the ``_PRE_WINDOW`` words before it, and no "removed"/"withdrawn"/"no longer"/"resolved"
-    after it in the same sentence. Pseudo-negations such as "no change" are ignored first.
+    among the ``_PRE_WINDOW`` words before it in the same clause (clauses end at , ; : "but"
+    "however"), and no "removed"/"withdrawn"/"no longer"/"resolved" after it in the same
+    sentence. Pseudo-negations such as "no change" are ignored first.
 
     >>> mine_devices("Left chest wall pacemaker in place. No pneumothorax.")
     ['pacemaker']
@@ -137,7 +139,8 @@ def mine_devices(text: str) -> list[str]:
 
 
 def _mention_is_positive(sentence: str, match: re.Match) -> bool:
-    before = " ".join(sentence[:match.start()].split()[-_PRE_WINDOW:])
+    clause = _CLAUSE_BREAK.split(sentence[:match.start()])[-1]  # a cue before a comma/"but" is another clause
+    before = " ".join(clause.split()[-_PRE_WINDOW:])
     after = sentence[match.end():]
     negated_before = any(re.search(r"\b" + re.escape(cue) + r"\b", before) for cue in NEGATION_CUES)
     negated_after = any(cue in after for cue in _POST_CUES)
@@ -164,7 +167,9 @@ def _caption_and_refs(path: Path, study: str) -> tuple[str, list[str], str]:
         raise InputError(f"{path}: report of study {study} not found")
     text = path.read_text(encoding="utf-8", errors="replace")
     sections = report_sections(text)
-    findings, impression = sections.get("FINDINGS"), sections.get("IMPRESSION")
+    # Headings vary ("FINDINGS", "FINDINGS AND IMPRESSION", "IMPRESSION"); take the first of each kind.
+    findings = next((body for head, body in sections.items() if "FINDINGS" in head), None)
+    impression = next((body for head, body in sections.items() if "IMPRESSION" in head and body != findings), None)
     if findings:
         return findings, [impression] if impression else [], text
     if impression:

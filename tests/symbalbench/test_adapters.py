@@ -184,6 +184,18 @@ def test_mimic_report_sections_findings_caption_impression_reference():
     assert sec["INDICATION"] == "___ with cough"
 
 
+def test_mimic_combined_findings_and_impression_heading(tmp_path, mimic_dir):
+    import shutil
+
+    root = tmp_path / "m"
+    shutil.copytree(mimic_dir, root)
+    rec = load_mimic(root).records()[0]
+    report = next(root.glob(f"files/*/*/{rec.record_id}.txt"))
+    report.write_text("FINAL REPORT\n FINDINGS AND IMPRESSION:\n Heart is normal. Lungs are clear.\n")
+    again = next(r for r in load_mimic(root).records() if r.record_id == rec.record_id)
+    assert again.caption == "Heart is normal. Lungs are clear." and again.references == []
+
+
 def test_mimic_impression_only_reports_use_impression(mimic_dir):
     recs = load_mimic(mimic_dir).records()
     only = [r for r in recs if not r.references]
@@ -203,6 +215,8 @@ def test_mimic_impression_only_reports_use_impression(mimic_dir):
     ("ET tube and enteric tube in standard position. No pneumothorax.", ["endotracheal tube", "nasogastric tube"]),
     ("No change in position of the right chest tube.", ["chest tube"]),
     ("Pacemaker leads are intact without pneumothorax.", ["pacemaker"]),
+    ("There is no pneumothorax, and the pacemaker is in place.", ["pacemaker"]),
+    ("No pacemaker or ICD is seen.", []),
 ])
 def test_device_mining_rules_and_negation(text, expected):
     assert mine_devices(text) == expected

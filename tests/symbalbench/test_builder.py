@@ -150,3 +150,20 @@ def test_sharded_build_verifies_and_loads_across_shards(bases, tmp_path):
     for sid in bench.scenario_ids:
         ds = bench.dataset(sid)
         assert len(ds) == 150 and set(ds["scenario_id"]) == {sid}
+
+
+def test_cli_coco_ids_file_selects_images(bases, tmp_path, capsys):
+    coco, _ = bases
+    ids = [int(r) for r in load_coco(coco).table.column("record_id").to_pylist()[:60]]
+    f = tmp_path / "ids.txt"
+    f.write_text("# chosen images\n" + "\n".join(map(str, ids)) + "\n")
+    grid = tmp_path / "g.json"
+    grid.write_text(json.dumps({"medical": None, "natural": {"features_per_size": 1, "draws": 1, "min_support": 5,
+                                                             "samplings": ["popular"]}}))
+    assert cli_main(["build", "--coco", str(coco), "--coco-ids", str(f), "--grid", str(grid),
+                     "--out", str(tmp_path / "o")]) == 0
+    rows = pq.read_table(tmp_path / "o" / "data" / "scenarios.parquet").column("n_rows").to_pylist()
+    assert rows and set(rows) == {60}
+    f.write_text("12\nabc\n")
+    assert cli_main(["build", "--coco", str(coco), "--coco-ids", str(f), "--out", str(tmp_path / "p")]) == 2
+    assert "line 2: 'abc' is not an image id" in capsys.readouterr().err
