@@ -208,7 +208,8 @@ class SymbalBenchBuilder:
             template_ids = list(sentences_by_id)
             built = construct.build_rows(captions, boundaries, vp, el, counts,
                                          [sentences_by_id[k] for k in template_ids],
-                                         construct.scenario_rng(self.seed, plan.scenario_id))
+                                         construct.scenario_rng(self.seed, plan.scenario_id),
+                                         prefer=~fi.negated[:, fi.column[plan.text_error]])
             table = self._scenario_table(plan, cols, built, template_ids, schema)
             if writer is None or shard_rows + n > self.shard_rows and shard_rows > 0:
                 if writer is not None:

@@ -23,8 +23,10 @@ smallest error. If none is that close it keeps the closest. If the closest is fu
 ``tolerance`` (0.02) the scenario is refused with a reason.
 
 **Which rows.** The n11 and n01 rows are drawn uniformly among eligible rows with a generator
-seeded by (seed, scenario_id); each gets a template (uniform) inserted at a sentence boundary
-(uniform over the caption's boundaries, start and end included). Same seed -> same rows.
+seeded by (seed, scenario_id) — among rows whose caption does not explicitly negate t first
+(MIMIC blank before 0.0), so an inserted claim contradicts the report only when the counts need
+it. Each gets a template (uniform) inserted at a sentence boundary (uniform over the caption's
+boundaries, start and end included). Same seed -> same rows.
 """
 from __future__ import annotations
 
@@ -198,18 +200,27 @@ class Inserted:
     counts: Counts
 
 
+def _pick(rng: np.random.Generator, candidates: np.ndarray, k: int, prefer: np.ndarray) -> np.ndarray:
+    """k rows drawn uniformly from ``candidates``, preferred rows first."""
+    first = candidates[prefer[candidates]]
+    if k <= first.size:
+        return rng.choice(first, k, replace=False)
+    return np.concatenate([first, rng.choice(candidates[~prefer[candidates]], k - first.size, replace=False)])
+
+
 def build_rows(captions: pa.Array, boundaries: Sequence[Sequence[int]], v_present: np.ndarray,
                eligible: np.ndarray, counts: Counts, sentences: Sequence[str],
-               rng: np.random.Generator) -> Inserted:
+               rng: np.random.Generator, prefer: np.ndarray | None = None) -> Inserted:
     """Choose the inserted rows for ``counts`` and produce the new captions and spans.
 
-    Only the inserted captions are touched in Python; the rest is Arrow/numpy work.
+    ``prefer`` marks rows to use before the others (default: all rows alike). Only the inserted
+    captions are touched in Python; the rest is Arrow/numpy work.
     """
     n = len(v_present)
+    prefer = np.ones(n, dtype=bool) if prefer is None else prefer
     pos = np.flatnonzero(v_present & eligible)
     neg = np.flatnonzero(~v_present & eligible)
-    rows = np.sort(np.concatenate([rng.choice(pos, counts.n11, replace=False),
-                                   rng.choice(neg, counts.n01, replace=False)]))
+    rows = np.sort(np.concatenate([_pick(rng, pos, counts.n11, prefer), _pick(rng, neg, counts.n01, prefer)]))
     tmpl = rng.integers(0, len(sentences), size=rows.size)
     picks = rng.random(rows.size)
     inserted = np.zeros(n, dtype=bool)
@@ -240,6 +251,7 @@ class FeatureIndex:
     present: np.ndarray     # bool [N, F]
     uncertain: np.ndarray   # bool [N, F]
     area: np.ndarray        # float [N, F], NaN where absent
+    negated: np.ndarray     # bool [N, F]: the caption says the feature is absent
 
     @property
     def column(self) -> dict[str, int]:
@@ -256,14 +268,15 @@ class FeatureIndex:
 
 
 def feature_index(table: pa.Table, names: Sequence[str]) -> FeatureIndex:
-    """Matrices for ``names`` from a base table's ``labels``/``label_area``/``uncertain``."""
+    """Matrices for ``names`` from a base table's ``labels``/``label_area``/``uncertain``/``negated``."""
     names = list(names)
     n, f = table.num_rows, len(names)
     lookup = pa.array(names, pa.string())
     present = np.zeros((n, f), dtype=bool)
     uncertain = np.zeros((n, f), dtype=bool)
     area = np.full((n, f), np.nan)
-    for col, target in (("labels", present), ("uncertain", uncertain)):
+    negated = np.zeros((n, f), dtype=bool)
+    for col, target in (("labels", present), ("uncertain", uncertain), ("negated", negated)):
         lists = table.column(col).combine_chunks()
         parents = pc.list_parent_indices(lists).to_numpy()
         found = pc.index_in(pc.list_flatten(lists), value_set=lookup)
@@ -274,7 +287,7 @@ def feature_index(table: pa.Table, names: Sequence[str]) -> FeatureIndex:
         if col == "labels":
             values = pc.list_flatten(table.column("label_area").combine_chunks()).to_numpy()
             area[parents[keep], idx] = values[keep]
-    return FeatureIndex(names, present, uncertain, area)
+    return FeatureIndex(names, present, uncertain, area, negated)
 
 
 def domain_features(domain: str, table: pa.Table) -> list[str]:

@@ -2,7 +2,7 @@
 
 Each row: ``record_id`` (str), ``image`` (path relative to the manifest's folder or ``root``),
 ``caption`` (str), ``labels`` (list[str]); optional ``references`` (list[str]), ``label_area``
-({label: fraction} or a list aligned with ``labels``), ``uncertain`` (list[str]).
+({label: fraction} or a list aligned with ``labels``), ``uncertain`` and ``negated`` (list[str]).
 """
 from __future__ import annotations
 
@@ -56,7 +56,8 @@ def _record(path: Path, where: str, row: dict) -> BaseRecord:
         raise InputError(f"{path}: {where} (record {row['record_id']!r}): label_area must be a dict or list")
     return BaseRecord(str(row["record_id"]), str(row["image"]), str(row["caption"]),
                       list(row.get("references") or []), list(labels),
-                      {str(k): float(v) for k, v in area.items()}, list(row.get("uncertain") or []))
+                      {str(k): float(v) for k, v in area.items()}, list(row.get("uncertain") or []),
+                      list(row.get("negated") or []))
 
 
 def load_manifest(path: str | Path, domain: str = "natural", root: Optional[str | Path] = None,

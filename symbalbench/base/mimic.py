@@ -3,7 +3,8 @@
 Files read (MIMIC-CXR-JPG 2.0.0 layout, see SPEC Appendix):
 - ``mimic-cxr-2.0.0-chexpert.csv``: one row per study; 1.0 positive, 0.0 negative,
   -1.0 uncertain, blank not mentioned. Positive labels become ``labels`` (lower-case, e.g.
-  "pleural effusion"); uncertain ones become ``uncertain`` (never present, never injected).
+  "pleural effusion"); uncertain ones become ``uncertain`` (never present, never injected);
+  negative ones become ``negated`` (eligible, but injected only after the blank ones).
 - ``mimic-cxr-2.0.0-metadata.csv``: one frontal image per study is chosen — PA before AP,
   then the smallest ``dicom_id``. Studies without a frontal view are skipped (counted).
 - reports ``files/pXX/pNNNNNNNN/sNNNNNNNN.txt``: the caption is the FINDINGS section (the
@@ -216,12 +217,14 @@ def load_mimic(root: str | Path, reports_root: Optional[str | Path] = None,
         caption, refs, full = _caption_and_refs(_report_path(reports_root, subject, study), study)
         present = [k for k, v in labels_raw.items() if k != "_subject" and v == 1]
         uncertain = [k for k, v in labels_raw.items() if k != "_subject" and v == -1]
+        negated = [k for k, v in labels_raw.items() if k != "_subject" and v == 0]
         if devices is not None:
             dev = devices.get(study, [])
         else:
             dev = mine_devices(full)
         records.append(BaseRecord(record_id=f"s{study}", image=image, caption=caption, references=refs,
-                                  labels=sorted(set(present) | set(dev)), uncertain=sorted(uncertain)))
+                                  labels=sorted(set(present) | set(dev)), uncertain=sorted(uncertain),
+                                  negated=sorted(set(negated) - set(dev))))
     stats = {"studies_labelled": len(chex), "skipped_no_frontal": len([s for s in chex if s not in frontal]),
              "records": len(records), "devices_from": "csv" if devices is not None else "report text"}
     return make_base("medical", records, root=root, source=str(root / CHEXPERT_FILE), stats=stats)

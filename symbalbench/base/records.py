@@ -4,8 +4,10 @@ A base is a labelled image-text collection (SPEC §2). One record per image:
 ``record_id``, ``image`` (a path relative to the base root; images are never copied per row),
 ``caption`` (stands for the model-generated caption), ``references`` (other human texts),
 ``labels`` (features present), ``label_area`` (fraction of the image each label covers,
-aligned with ``labels``) and ``uncertain`` (features that may be present — MIMIC's -1.0 —
-and so can never be inserted as an error).
+aligned with ``labels``), ``uncertain`` (features that may be present — MIMIC's -1.0 —
+and so can never be inserted as an error) and ``negated`` (features the caption explicitly
+says are absent — MIMIC's 0.0; still eligible, but chosen last so that an inserted claim
+rarely contradicts the report).
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ BASE_SCHEMA = pa.schema([
     ("labels", pa.list_(pa.string())),
     ("label_area", pa.list_(pa.float64())),
     ("uncertain", pa.list_(pa.string())),
+    ("negated", pa.list_(pa.string())),
 ])
 
 DOMAINS = ("natural", "medical")
@@ -46,6 +49,7 @@ class BaseRecord:
     labels: list[str] = dataclasses.field(default_factory=list)
     label_area: dict[str, float] = dataclasses.field(default_factory=dict)
     uncertain: list[str] = dataclasses.field(default_factory=list)
+    negated: list[str] = dataclasses.field(default_factory=list)
 
     def validate(self, source: str) -> None:
         """Raise InputError naming ``source`` and the record when a field is malformed."""
@@ -66,6 +70,9 @@ class BaseRecord:
         overlap = set(self.labels) & set(self.uncertain)
         if overlap:
             raise InputError(f"{where}: {sorted(overlap)} both present and uncertain")
+        overlap = (set(self.labels) | set(self.uncertain)) & set(self.negated)
+        if overlap:
+            raise InputError(f"{where}: {sorted(overlap)} both negated and present/uncertain")
 
 
 @dataclasses.dataclass
@@ -87,7 +94,7 @@ class Base:
         for row in self.table.to_pylist():
             area = dict(zip(row["labels"], row["label_area"]))
             out.append(BaseRecord(row["record_id"], row["image"], row["caption"], row["references"],
-                                  row["labels"], area, row["uncertain"]))
+                                  row["labels"], area, row["uncertain"], row["negated"]))
         return out
 
 
@@ -108,6 +115,7 @@ def records_to_table(records: Iterable[BaseRecord], source: str = "base") -> pa.
         "labels": [list(r.labels) for r in recs],
         "label_area": [[float(r.label_area.get(lab, 0.0)) for lab in r.labels] for r in recs],
         "uncertain": [list(r.uncertain) for r in recs],
+        "negated": [list(r.negated) for r in recs],
     }
     return pa.table(cols, schema=BASE_SCHEMA)
 

@@ -299,3 +299,10 @@ def test_manifest_bad_rows_name_file_and_line(tmp_path, line, message):
     path.write_text('{"record_id": "ok", "image": "a.png", "caption": "c", "labels": []}\n' + line + "\n")
     with pytest.raises(InputError, match=message):
         load_manifest(path)
+
+
+def test_mimic_negative_findings_are_recorded_as_negated(mimic_dir):
+    chex = read_chexpert(mimic_dir / "mimic-cxr-2.0.0-chexpert.csv")
+    for r in load_mimic(mimic_dir).records()[:30]:
+        labels = chex[r.record_id[1:]]
+        assert set(r.negated) == {k for k, v in labels.items() if k != "_subject" and v == 0}

@@ -130,3 +130,17 @@ def test_build_rows_same_seed_same_rows_other_seed_other_rows():
     assert a.captions.equals(b.captions) and np.array_equal(a.inserted, b.inserted)
     assert not np.array_equal(a.inserted, c.inserted)
     assert not np.array_equal(a.inserted, run(1, "other").inserted)
+
+
+def test_preferred_rows_are_used_first():
+    caps, bounds, vp, el = _toy(n=1000, seed=3)
+    prefer = np.random.default_rng(9).random(1000) < 0.6
+    counts = choose_counts(int(vp.sum()), int((~vp).sum()), int((vp & el).sum()), int((~vp & el).sum()), 0.3)
+    out = build_rows(caps, bounds, vp, el, counts, ["S."], scenario_rng(0, "p"), prefer=prefer)
+    for side in (vp, ~vp):
+        chosen = out.inserted & side
+        pool = el & side & prefer
+        if chosen.sum() <= pool.sum():
+            assert not (chosen & ~prefer).any()
+        else:  # every preferred row used before any other
+            assert (pool <= chosen).all()
