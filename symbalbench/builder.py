@@ -34,7 +34,7 @@ from benchcore.errors import InputError
 from symbalbench import construct
 from symbalbench.base.records import Base
 from symbalbench.grid import Grid, Refused, ScenarioPlan, make_grid, plan_medical, plan_natural, size_strata
-from symbalbench.templates import COCO_NAMES, templates_for
+from symbalbench.templates import templates_for
 
 DOMAINS = ("natural", "medical")
 SPLIT = "test"
@@ -161,7 +161,7 @@ class SymbalBenchBuilder:
                 continue
             plans, ref = planner(fi, self.grid, self.seed)
             if domain == "natural":
-                self.size_threshold = size_strata(fi, COCO_NAMES, spec)[1]
+                self.size_threshold = size_strata(fi, fi.names, spec)[1]
             refused += ref
             plans.sort(key=lambda p: p.scenario_id)
             rows, ref, shard_files = self._write_domain(out, domain, base, fi, plans)

@@ -36,7 +36,7 @@ import yaml
 
 from benchcore.errors import InputError
 from symbalbench.construct import FeatureIndex, max_reachable_v
-from symbalbench.templates import COCO_NAMES, MEDICAL_DEVICES, MEDICAL_FINDINGS, slug
+from symbalbench.templates import MEDICAL_DEVICES, MEDICAL_FINDINGS, slug
 
 SAMPLINGS = ("random", "popular", "adversarial")
 SIZES = ("small", "large")
@@ -243,17 +243,17 @@ def plan_natural(fi: FeatureIndex, grid: Grid, seed: int) -> tuple[list[Scenario
     """Expand the natural part of ``grid`` over a natural base's feature index.
 
     Per size stratum, ``features_per_size`` features v are drawn (seeded) among those with
-    ``min_support``; for each v and sampling strategy the t candidates are the COCO features
-    (other than v) with which the strongest target is reachable, ranked by the strategy; draw k
+    ``min_support``; for each v and sampling strategy the t candidates are the base's features
+    (COCO's 80 names plus any other label a manifest brings; never v itself) with which the strongest target is reachable, ranked by the strategy; draw k
     takes the k-th candidate. Each (v, t) is built at every strength.
     """
     spec = grid.natural
     plans: list[ScenarioPlan] = []
     refused: list[Refused] = []
-    strata, _ = size_strata(fi, COCO_NAMES, spec)
+    strata, _ = size_strata(fi, fi.names, spec)
     counts = fi.counts()
     names = fi.names
-    universe = [fi.column[x] for x in COCO_NAMES]
+    universe = list(range(len(fi.names)))  # COCO's 80 names, then any other label of the base
     need = max(grid.strengths.values()) - grid.tolerance
     cooc = fi.present[:, universe].T.astype("int64") @ fi.present[:, universe].astype("int64")
     pos = {j: i for i, j in enumerate(universe)}

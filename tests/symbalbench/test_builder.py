@@ -7,6 +7,7 @@ import pytest
 import yaml
 
 from symbalbench.base.coco import load_coco
+from symbalbench.base.manifest import load_manifest
 from symbalbench.base.mimic import load_mimic
 from symbalbench.builder import SymbalBenchBuilder
 from symbalbench.cli import main as cli_main
@@ -167,3 +168,28 @@ def test_cli_coco_ids_file_selects_images(bases, tmp_path, capsys):
     f.write_text("12\nabc\n")
     assert cli_main(["build", "--coco", str(coco), "--coco-ids", str(f), "--out", str(tmp_path / "p")]) == 2
     assert "line 2: 'abc' is not an image id" in capsys.readouterr().err
+
+
+def test_manifest_base_with_its_own_label_vocabulary(tmp_path):
+    from PIL import Image
+
+    rng = __import__("numpy").random.default_rng(0)
+    names = ["widget", "gizmo", "sprocket", "doohickey"]
+    (tmp_path / "img").mkdir()
+    Image.new("RGB", (8, 8)).save(tmp_path / "img" / "x.png")
+    with open(tmp_path / "m.jsonl", "w") as f:
+        for i in range(300):
+            labels = sorted({names[int(k)] for k in rng.integers(0, 4, size=int(rng.integers(1, 3)))})
+            area = {lab: float(rng.uniform(0.01, 0.05) if lab in ("widget", "gizmo") else rng.uniform(0.3, 0.6))
+                    for lab in labels}
+            f.write(json.dumps({"record_id": f"r{i:03d}", "image": "img/x.png", "caption": "A thing on a table.",
+                                "labels": labels, "label_area": area}) + "\n")
+    grid = {"natural": {"features_per_size": 1, "draws": 1, "min_support": 10, "samplings": ["popular"]},
+            "medical": None, "strengths": {"medium": 0.6}}
+    report = SymbalBenchBuilder(make_grid(grid), progress=False).build(
+        tmp_path / "o", load_manifest(tmp_path / "m.jsonl"))
+    scen = pq.read_table(tmp_path / "o" / "data" / "scenarios.parquet").to_pylist()
+    assert len(scen) == 2 and not report.refused
+    assert {s["visual_feature"] for s in scen} <= set(names) and {s["text_error"] for s in scen} <= set(names)
+    row = next(r for r in load(tmp_path / "o").dataset(scen[0]["scenario_id"]) if r["inserted"])
+    assert scen[0]["text_error"] in row["caption"][row["span_start"]:row["span_end"]]
