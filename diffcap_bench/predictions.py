@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Iterator, Optional, Sequence
 
 from benchcore.errors import InputError
+from benchcore.jsonl import decode_lines, parse_object
 
 # A caption of differences is a paragraph; 1 MB of text is a bug or an attack on the judge.
 MAX_PREDICTION_CHARS = 20_000
@@ -105,39 +106,21 @@ def _check_record(rec: dict, where: str, max_chars: int, problems: list[str]) ->
     return pair_id, text
 
 
-def _decode_lines(path: Path, data: bytes, problems: list[str]) -> Iterator[tuple[int, str]]:
-    """Yield (line number, text) of each line; an invalid UTF-8 line is a problem, not a crash."""
-    for n, raw in enumerate(data.splitlines(), start=1):
-        try:
-            yield n, raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            problems.append(f"line {n}: invalid UTF-8 at byte {e.start} of the line ({raw[e.start:e.start + 4]!r}); "
-                            f"save the file as UTF-8")
-
-
 def _jsonl_records(path: Path, data: bytes, problems: list[str]) -> Iterator[tuple[int, object]]:
-    for n, line in _decode_lines(path, data, problems):
-        if n == 1 and line.startswith("\ufeff"):
-            line = line[1:]  # a byte-order mark some editors add
+    for n, line in decode_lines(data, problems):
         if not line.strip():
             continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as e:
-            problems.append(f"line {n}: not valid JSON ({e.msg} at column {e.colno})")
-            continue
-        if not isinstance(rec, dict):
-            problems.append(f"line {n}: expected a JSON object with pair_id and prediction, got {type(rec).__name__}")
-            continue
-        yield n, rec
+        rec = parse_object(line, f"line {n}", problems, "a JSON object with pair_id and prediction")
+        if rec is not None:
+            yield n, rec
 
 
 def _csv_records(path: Path, data: bytes, problems: list[str]) -> Iterator[tuple[int, object]]:
     bad_before = len(problems)
-    lines = list(_decode_lines(path, data, problems))
+    lines = list(decode_lines(data, problems))
     if len(problems) > bad_before:
         return  # csv rows can span lines; do not guess around broken bytes
-    text = "\n".join(line for _, line in lines).lstrip("\ufeff")
+    text = "\n".join(line for _, line in lines)
     reader = csv.DictReader(io.StringIO(text, newline=""))
     header = reader.fieldnames or []
     missing = [f for f in REQUIRED_FIELDS if f not in header]

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Collection, Iterable, Mapping, Optional, Sequence
 
 from benchcore.errors import InputError
+from benchcore.jsonl import decode_lines, parse_object
 from symbalbench.scoring import GUESS_FIELDS
 
 MAX_REPORTED = 20
@@ -96,13 +97,8 @@ def parse_predictions(lines: Iterable[str], source: str = "<memory>", scenario_i
         if not raw.strip():
             continue
         where = f"{source}:{lineno}"
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as e:
-            problems.append(f"{where}: not valid JSON ({e.msg} at column {e.colno})")
-            continue
-        if not isinstance(obj, dict):
-            problems.append(f"{where}: each line must be a JSON object, got {type(obj).__name__}")
+        obj = parse_object(raw, where, problems, "a JSON object with scenario_id and guesses")
+        if obj is None:
             continue
         sid = obj.get("scenario_id")
         if not isinstance(sid, str) or not sid:
@@ -151,8 +147,11 @@ def read_predictions(path: str | Path, scenario_ids: Optional[Collection[str]] =
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"predictions file {p} not found")
-    with p.open(encoding="utf-8") as fh:
-        return parse_predictions(fh, source=str(p), scenario_ids=scenario_ids, k=k, strict=strict)
+    problems: list[str] = []
+    lines = [text for _, text in decode_lines(p.read_bytes(), problems, locate=lambda n: f"{p}:{n}")]
+    if problems:  # undecodable bytes: report them before guessing at line contents
+        raise PredictionsError(str(p), problems)
+    return parse_predictions(lines, source=str(p), scenario_ids=scenario_ids, k=k, strict=strict)
 
 
 def write_predictions(path: str | Path, guesses: Mapping[str, Sequence[Mapping[str, str]]],

@@ -51,7 +51,7 @@ def test_guess_missing_a_field():
 
 @pytest.mark.parametrize("bad, fragment", [
     ("not json", "not valid JSON"),
-    ("[1, 2]", "must be a JSON object"),
+    ("[1, 2]", "expected a JSON object with scenario_id and guesses"),
     (json.dumps({"guesses": [G]}), "scenario_id"),
     (json.dumps({"scenario_id": "s1"}), "missing 'guesses'"),
     (json.dumps({"scenario_id": "s1", "guesses": "dog"}), "must be a list"),
@@ -91,3 +91,13 @@ def test_extra_keys_ignored_and_whitespace_trimmed():
 def test_missing_file_is_file_not_found(tmp_path):
     with pytest.raises(FileNotFoundError, match="nope.jsonl"):
         read_predictions(tmp_path / "nope.jsonl")
+
+
+def test_invalid_utf8_is_a_problem_naming_the_line_not_a_crash(tmp_path):
+    from symbalbench.predictions import PredictionsError, read_predictions
+
+    f = tmp_path / "preds.jsonl"
+    f.write_bytes(b'{"scenario_id": "s1", "guesses": [{"text_error": "dog", "visual_feature": "car"}]}\n'
+                  b'{"scenario_id": "s2", "guesses": [{"text_error": "\xff", "visual_feature": "car"}]}\n')
+    with pytest.raises(PredictionsError, match=r"preds.jsonl:2: invalid UTF-8"):
+        read_predictions(f, scenario_ids={"s1", "s2"})
