@@ -55,3 +55,42 @@ def test_mimic_fixture_has_the_official_structure(tmp_path):
     report = (root / "files" / f"p{sub[:2]}" / f"p{sub}" / f"s{study}.txt").read_text()
     assert "FINAL REPORT" in report and "IMPRESSION:" in report and "___" in report
     assert {r["ViewPosition"] for r in meta} >= {"PA", "AP", "LATERAL"}
+
+
+def test_coco_fixture_synonyms_name_their_category_and_loose_words_name_none():
+    from symbalbench.baselines.concepts import default_vocabulary
+    from symbalbench.fixtures.coco import LOOSE, SYNONYMS
+
+    vocab = default_vocabulary()
+    for name, words in SYNONYMS.items():
+        for w in words:
+            assert vocab.find(w) == {name}, w
+    for w in LOOSE.values():
+        assert vocab.find(w) == set(), w
+
+
+def test_coco_fixture_captions_name_large_objects_often_and_small_ones_rarely(tmp_path):
+    from symbalbench.base.coco import load_coco
+    from symbalbench.baselines.concepts import default_vocabulary
+
+    vocab = default_vocabulary()
+    mentioned = {"large": [0, 0], "small": [0, 0]}  # [mentions, chances]
+    for r in load_coco(make_coco(tmp_path / "c", 120, seed=0)).records():
+        for text in [r.caption, *r.references]:
+            said = vocab.find(text)
+            for label, area in r.label_area.items():
+                m = mentioned["large" if area >= 0.1 else "small"]
+                m[0] += label in said
+                m[1] += 1
+    large, small = (m[0] / m[1] for m in (mentioned["large"], mentioned["small"]))
+    assert large > 0.6 and small < 0.3 and large > 2.5 * small
+
+
+def test_mimic_impression_does_not_always_restate_the_findings(tmp_path):
+    from symbalbench.base.mimic import load_mimic
+    from symbalbench.baselines.concepts import default_vocabulary
+
+    vocab = default_vocabulary()
+    rows = [r for r in load_mimic(make_mimic(tmp_path / "m", 120, seed=0)).records() if r.references]
+    restated = [vocab.find(r.caption) & set(vocab.names[:5]) <= vocab.find_all(r.references) for r in rows]
+    assert 0.2 < sum(restated) / len(restated) < 0.95
