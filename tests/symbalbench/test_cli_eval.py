@@ -112,7 +112,7 @@ def test_tagger_baseline_with_a_user_module(tmp_path, monkeypatch):
     sys.modules.pop("my_tagger", None)
     out = tmp_path / "p.jsonl"
     assert cli(["run-baseline", "tagger", "--tagger", "my_tagger:tag", "--out", str(out), "--quiet",
-                "--scenarios", "med-pacemaker-pneumothorax-high"]) == 0
+                "--scenarios", "med-pacemaker-atelectasis-high"]) == 0
     assert out.exists()
 
 
