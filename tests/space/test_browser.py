@@ -133,14 +133,17 @@ def test_scoring_a_caption_shows_claim_and_item_labels(page):
 
 
 def test_symbal_browser_shows_scenario_table_and_highlighted_rows(page):
+    from playwright.sync_api import expect
+
     _open_tab(page, "SymbalBench browser")
     sid = data.filter_scenarios(None)[0]
     _wait_text(page, "#sb-summary", re.escape(sid))
     assert "v present" in page.locator("#sb-contingency").inner_text()
     page.locator("#sb-only").get_by_label("t inserted").check()
-    page.locator("#sb-rows mark").first.wait_for()
     n_rows = min(data.DEFAULT_PAGE_SIZE, data.scenario_page(None, sid, only=["t inserted"]).n_matching)
-    assert page.locator("#sb-rows mark").count() == n_rows
+    # the unfiltered page may still be on screen for a moment: wait for the filtered one
+    expect(page.locator("#sb-rows mark")).to_have_count(n_rows, timeout=15_000)
+    assert page.locator("#sb-rows tr:has(td)").count() == n_rows  # every row shown has t inserted
     page.locator("#sb-variant").get_by_label("reference_based").check()
     _wait_text(page, "#sb-rows", "references")
     _shot(page, "symbal-browser")
