@@ -33,7 +33,8 @@ def _build(coco: str, mimic: str, out: str, queue) -> None:
     t2 = time.perf_counter()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
     queue.put({"load": t1 - t0, "build": t2 - t1, "peak": peak, "n": report.n_scenarios,
-               "rows": report.n_rows, "refused": len(report.refused)})
+               "rows": report.n_rows, "refused": len(report.refused),
+               "reasons": [f"{r.scenario_id}: {r.reason}" for r in report.refused]})
 
 
 def _plain_pyarrow(out: Path, scratch: Path) -> float:
@@ -78,6 +79,8 @@ def main() -> int:
         total = res["load"] + res["build"]
         print(f"datasets: {res['n']} built, {res['refused']} refused; rows: {rows:,} "
               f"({', '.join(f'{d} {n:,}' for d, n in res['rows'].items())})")
+        for reason in res["reasons"]:
+            print(f"  refused {reason}")
         print(f"wall time: load bases {res['load']:.1f} s + build {res['build']:.1f} s = {total:.1f} s (target < 60 s)")
         print(f"peak memory (build process RSS): {res['peak'] / 2**30:.2f} GiB (target < 2 GiB)")
         print(f"bytes on disk: {disk:,} ({disk / 2**20:.1f} MiB)")
