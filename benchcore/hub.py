@@ -1,8 +1,9 @@
 """Publish a built folder to the Hugging Face Hub (upload + version tag), with a dry run."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 
 def list_upload(folder: str | Path) -> list[tuple[str, int]]:
@@ -40,3 +41,41 @@ def format_upload(files: list[tuple[str, int]], repo_id: str, revision: str) -> 
     lines = [f"would upload {len(files)} files ({total:,} bytes) to datasets/{repo_id} and tag {revision}:"]
     lines += [f"  {path}  {size:,} B" for path, size in files]
     return "\n".join(lines)
+
+
+# -- the ``publish`` subcommand both CLIs share ---------------------------------------------
+
+def register_publish(sub, refuse: Optional[Callable[[Path], Optional[str]]] = None) -> None:
+    """Add ``publish OUT_DIR --repo-id ORG/NAME --revision vX.Y.Z [--dry-run] [--private]``.
+
+    ``refuse(folder)`` may return a reason not to publish a folder (e.g. restricted data);
+    ``--allow-restricted`` overrides it for users whose data agreement allows the upload.
+    """
+    p = sub.add_parser("publish", help="upload a built folder to the Hub and tag the version")
+    p.add_argument("out_dir", metavar="OUT_DIR")
+    p.add_argument("--repo-id", required=True, help="ORG/NAME of the dataset repo")
+    p.add_argument("--revision", required=True, help="version tag, e.g. v1.0.0")
+    p.add_argument("--private", action="store_true")
+    p.add_argument("--dry-run", action="store_true", help="print what would be uploaded; contact nothing")
+    if refuse is not None:
+        p.add_argument("--allow-restricted", action="store_true",
+                       help="upload even though the folder holds data whose licence restricts redistribution")
+    p.set_defaults(func=lambda args: cmd_publish(args, refuse))
+
+
+def cmd_publish(args, refuse: Optional[Callable[[Path], Optional[str]]] = None) -> int:
+    from benchcore.errors import InputError
+
+    if not re.fullmatch(r"v\d+\.\d+\.\d+", args.revision):
+        raise InputError(f"--revision {args.revision!r} must look like vX.Y.Z (e.g. v1.0.0)")
+    if not re.fullmatch(r"[\w.-]+/[\w.-]+", args.repo_id):
+        raise InputError(f"--repo-id {args.repo_id!r} must look like ORG/NAME")
+    reason = refuse(Path(args.out_dir)) if refuse is not None else None
+    if reason and not getattr(args, "allow_restricted", False):
+        raise InputError(f"{args.out_dir}: not publishing: {reason}")
+    files = publish(args.out_dir, args.repo_id, args.revision, dry_run=args.dry_run, private=args.private)
+    if args.dry_run:
+        print(format_upload(files, args.repo_id, args.revision))
+    else:
+        print(f"uploaded {len(files)} files to datasets/{args.repo_id} and tagged {args.revision}")
+    return 0

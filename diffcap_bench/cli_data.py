@@ -28,13 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_build)
 
-    p = sub.add_parser("publish", help="upload a built folder to the Hub and tag the version")
-    p.add_argument("out_dir", metavar="OUT_DIR")
-    p.add_argument("--repo-id", required=True, help="ORG/NAME of the dataset repo")
-    p.add_argument("--revision", required=True, help="version tag, e.g. v1.0.0")
-    p.add_argument("--private", action="store_true")
-    p.add_argument("--dry-run", action="store_true", help="print what would be uploaded; contact nothing")
-    p.set_defaults(func=cmd_publish)
+    from benchcore.hub import register_publish
+
+    register_publish(sub)
 
 
 def cmd_synth(args: argparse.Namespace) -> int:
@@ -55,22 +51,4 @@ def cmd_build(args: argparse.Namespace) -> int:
     s = DiffCapBuilder(DiffCapConfig(**opts)).build(args.raw_dir, args.out_dir)
     print(f"built {s.out_dir}: {s.num_pairs} pairs, {s.num_items} items ({s.num_ambiguous} ambiguous), "
           f"{len(s.shards)} shard(s), {s.download_size:,} bytes")
-    return 0
-
-
-def cmd_publish(args: argparse.Namespace) -> int:
-    import re
-
-    from benchcore.errors import InputError
-    from benchcore.hub import format_upload, publish
-
-    if not re.fullmatch(r"v\d+\.\d+\.\d+", args.revision):
-        raise InputError(f"--revision {args.revision!r} must look like vX.Y.Z (e.g. v1.0.0)")
-    if not re.fullmatch(r"[\w.-]+/[\w.-]+", args.repo_id):
-        raise InputError(f"--repo-id {args.repo_id!r} must look like ORG/NAME")
-    files = publish(args.out_dir, args.repo_id, args.revision, dry_run=args.dry_run, private=args.private)
-    if args.dry_run:
-        print(format_upload(files, args.repo_id, args.revision))
-    else:
-        print(f"uploaded {len(files)} files to datasets/{args.repo_id} and tagged {args.revision}")
     return 0

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
+from typing import Optional
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,6 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="store image paths into the base folders (default) or embed the bytes")
     p.add_argument("--no-check-images", action="store_true", help="do not check that image files exist")
     p.set_defaults(func=cmd_build)
+
+    from benchcore.hub import register_publish
+
+    register_publish(sub, refuse=restricted_reason)
 
     p = sub.add_parser("verify", help="recompute every scenario's 2x2 table, V, spans and row ranges")
     p.add_argument("out", metavar="DIR")
@@ -138,3 +145,16 @@ def cmd_build_sample(args) -> int:
         for f in install_sample(args.out, pkg):
             print(f"installed {pkg / f}")
     return 0
+
+
+def restricted_reason(out: Path) -> Optional[str]:
+    """Why a built folder must not go to the Hub as is: MIMIC-CXR's licence forbids redistribution."""
+    info = out / "build_info.json"
+    if not info.is_file():
+        return None  # not a SymbalBench build; publish() names what is missing
+    medical = json.loads(info.read_text(encoding="utf-8")).get("bases", {}).get("medical", {})
+    if medical.get("records", 0):
+        return (f"it holds {medical['records']} records built from a MIMIC-CXR-format base, whose "
+                f"credentialed licence forbids redistribution; rebuild with --coco only, or pass "
+                f"--allow-restricted if the base is synthetic or your data agreement allows the upload")
+    return None
