@@ -57,8 +57,6 @@ def _ids(path):
     """Image ids from a text file (one per line, blank lines and # comments ignored)."""
     if not path:
         return None
-    from pathlib import Path
-
     from benchcore.errors import InputError
 
     ids = []
