@@ -28,7 +28,6 @@ def render_card(name: str, front_matter: Mapping[str, Any], values: Mapping[str,
 
 def features_yaml(features) -> list:
     """``dataset_info.features`` as the Hub writes it, from a ``datasets.Features``."""
-    from datasets.utils.metadata import MetadataConfigs  # noqa: F401  (ensures datasets is new enough)
     from datasets import DatasetInfo
 
     info = DatasetInfo(features=features)

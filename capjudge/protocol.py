@@ -13,7 +13,7 @@ A result with an error is never scored as a success (the scorers count it apart)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Protocol, Sequence, runtime_checkable
 
 CLAIM_LABELS: tuple[str, ...] = ("correct", "wrong", "ambiguous", "detail", "hallucination")

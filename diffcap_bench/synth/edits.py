@@ -149,7 +149,7 @@ def attr_color(ctx: PairContext) -> Optional[Edit]:
     e = ctx.rng.choice(cands)
     used = ctx.used_names()
     colors = [c for c in P.COLORS if c != e.color and (c, e.shape) not in used]
-    old_name, old = name(e), e.color
+    old = e.color
     e.color = ctx.rng.choice(colors)
     ctx.touched.add(e.eid)
     where, new = ctx.where_a(e), e.color

@@ -1,6 +1,5 @@
 """``diffcap-bench score`` and ``compare`` end to end on a small dataset folder made here."""
 import json
-import os
 
 import pytest
 

@@ -2,7 +2,6 @@
 import doctest
 import importlib.util
 import os
-import sys
 
 import evaluate
 import pytest

@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
-import pytest
 from PIL import Image
 
 import diffcap_bench
