@@ -120,7 +120,6 @@ def cmd_verify(args) -> int:
 
 
 def cmd_make_fixtures(args) -> int:
-    from pathlib import Path
 
     from symbalbench.fixtures import make_coco, make_mimic
 
@@ -131,7 +130,6 @@ def cmd_make_fixtures(args) -> int:
 
 
 def cmd_build_sample(args) -> int:
-    from pathlib import Path
 
     import symbalbench
     from symbalbench.builder import build_sample, install_sample
