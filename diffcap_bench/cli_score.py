@@ -98,9 +98,11 @@ def _score(args: argparse.Namespace) -> int:
     from diffcap_bench.report import headline_table, category_table
 
     judge = make_judge(args.judge, None if args.no_cache else args.cache)  # fail fast on a bad spec
-    preds = read_predictions(args.predictions, max_chars=args.max_chars)  # refuse bad files before judging
     pairs = load_pairs(args.dataset, args.split)
-    matched = match_predictions(preds, [p.pair_id for p in pairs], strict=args.strict)
+    pair_ids = [p.pair_id for p in pairs]
+    # refuse a bad file before judging anything, with every fault in one message
+    preds = read_predictions(args.predictions, max_chars=args.max_chars, pair_ids=pair_ids)
+    matched = match_predictions(preds, pair_ids, strict=args.strict)
     for what, ids in (("missing", matched.missing), ("empty", matched.empty)):
         if ids:
             print(f"note: {len(ids)} pair(s) with {what} predictions are scored as saying nothing "

@@ -27,7 +27,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Optional, Sequence
+from typing import Collection, Iterator, Optional, Sequence
 
 from benchcore.errors import InputError
 from benchcore.jsonl import decode_lines, parse_object
@@ -139,11 +139,15 @@ def _csv_records(path: Path, data: bytes, problems: list[str]) -> Iterator[tuple
         yield n, rec
 
 
-def read_predictions(path: str | os.PathLike, max_chars: int = MAX_PREDICTION_CHARS) -> PredictionSet:
+def read_predictions(path: str | os.PathLike, max_chars: int = MAX_PREDICTION_CHARS,
+                     pair_ids: Optional[Collection[str]] = None) -> PredictionSet:
     """Read a JSONL or CSV predictions file; raise :class:`PredictionsError` listing all problems.
 
     Duplicated pair ids are an error naming both lines (which one is meant is not ours to guess).
+    Given the dataset's ``pair_ids``, unknown ids are reported in the same pass, so one
+    error message lists every fault of the file.
     """
+    known = set(pair_ids) if pair_ids is not None else None
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"predictions file not found: {p}")
@@ -158,6 +162,9 @@ def read_predictions(path: str | os.PathLike, max_chars: int = MAX_PREDICTION_CH
         if good is None:
             continue
         pair_id, text = good
+        if known is not None and pair_id not in known:
+            problems.append(f"{where} (pair_id {pair_id!r}): not a pair of the dataset")
+            continue
         if pair_id in out.lines:
             problems.append(f"{where}: pair_id {pair_id!r} repeats line {out.lines[pair_id]}; keep one prediction per pair")
             continue

@@ -123,3 +123,16 @@ def test_format_sniffed_without_known_suffix(tmp_path):
     p = tmp_path / "preds.txt"
     p.write_text(rec("p1", "a") + "\n", encoding="utf-8")
     assert read_predictions(p).predictions == {"p1": "a"}
+
+
+def test_unknown_ids_are_reported_with_the_other_faults_in_one_pass(tmp_path):
+    from diffcap_bench.predictions import PredictionsError, read_predictions
+
+    f = tmp_path / "p.jsonl"
+    f.write_text('{"pair_id": "a", "prediction": "x"}\n{"pair_id": "zz", "prediction": "y"}\n'
+                 '{"pair_id": "a", "prediction": 3}\n', encoding="utf-8")
+    with pytest.raises(PredictionsError) as e:
+        read_predictions(f, pair_ids=["a", "b"])
+    message = str(e.value)
+    assert "line 2 (pair_id 'zz'): not a pair of the dataset" in message
+    assert "line 3 (pair_id 'a'): 'prediction' must be a string" in message
