@@ -1,6 +1,7 @@
 """The bundled sample: loadable offline from the repo root and from anywhere, rebuildable from its seed."""
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -56,9 +57,20 @@ def _decoded(folder: Path) -> list:
     rows = pq.read_table(folder / "data" / "test-00000-of-00001.parquet").to_pylist()
     for r in rows:
         for k in ("image_a", "image_b"):
-            with Image.open(__import__("io").BytesIO(r[k]["bytes"])) as im:
-                r[k] = np.asarray(im.convert("RGB")).tobytes()
+            with Image.open(io.BytesIO(r[k]["bytes"])) as im:
+                r[k] = np.asarray(im.convert("RGB"))
     return rows
+
+
+def _assert_same_content(built: list, committed: list) -> None:
+    """Same rows; images equal but for glyph edges (another FreeType may antialias text differently)."""
+    assert len(built) == len(committed)
+    for b, c in zip(built, committed):
+        assert {k: v for k, v in b.items() if not k.startswith("image")} == \
+               {k: v for k, v in c.items() if not k.startswith("image")}
+        for k in ("image_a", "image_b"):
+            assert b[k].shape == c[k].shape, (b["pair_id"], k)
+            assert np.mean(np.any(b[k] != c[k], axis=-1)) < 0.01, (b["pair_id"], k)
 
 
 def test_rebuilding_from_the_seed_gives_the_committed_bytes(tmp_path):
@@ -70,5 +82,5 @@ def test_rebuilding_from_the_seed_gives_the_committed_bytes(tmp_path):
     else:
         # other encoder versions (Pillow, zlib, FreeType, pyarrow) may encode the same pixels and
         # rows into other bytes: then the decoded content must still be identical
-        assert _decoded(built) == _decoded(PKG)
+        _assert_same_content(_decoded(built), _decoded(PKG))
     assert (built / "README.md").read_text() == (PKG / "README.md").read_text()
