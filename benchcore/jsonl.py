@@ -7,6 +7,7 @@ error report lists every problem at once.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Callable, Iterator, Optional
 
 
@@ -51,3 +52,22 @@ def parse_object(line: str, where: str, problems: list[str], expected: str = "a 
         problems.append(f"{where}: expected {expected}, got {type(obj).__name__}")
         return None
     return obj
+
+
+def read_objects(path: Path, expected: str = "a JSON object") -> list[tuple[int, dict]]:
+    """Every JSON object of a JSON Lines file with its line number (blank lines skipped).
+
+    Raises :class:`~benchcore.errors.InputError` naming the file and every bad line.
+    """
+    from benchcore.errors import InputError
+
+    problems: list[str] = []
+    rows = []
+    for n, line in decode_lines(Path(path).read_bytes(), problems):
+        if line.strip():
+            obj = parse_object(line, f"line {n}", problems, expected)
+            if obj is not None:
+                rows.append((n, obj))
+    if problems:
+        raise InputError(f"{path}: " + "; ".join(problems))
+    return rows

@@ -6,11 +6,11 @@ Each row: ``record_id`` (str), ``image`` (path relative to the manifest's folder
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
 from benchcore.errors import InputError
+from benchcore.jsonl import read_objects
 from symbalbench.base.records import Base, BaseRecord, make_base
 
 REQUIRED = ("record_id", "image", "caption", "labels")
@@ -24,19 +24,7 @@ def _rows(path: Path) -> list[tuple[str, dict]]:
         import pyarrow.parquet as pq
 
         return [(f"row {i}", r) for i, r in enumerate(pq.read_table(path).to_pylist())]
-    rows = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise InputError(f"{path}: line {n}: not valid JSON ({e.msg})") from None
-            if not isinstance(row, dict):
-                raise InputError(f"{path}: line {n}: expected a JSON object")
-            rows.append((f"line {n}", row))
-    return rows
+    return [(f"line {n}", row) for n, row in read_objects(path, "a JSON object (one base record)")]
 
 
 def _record(path: Path, where: str, row: dict) -> BaseRecord:
