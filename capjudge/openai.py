@@ -234,6 +234,7 @@ class OpenAIJudge:
         base_url: Union[str, Sequence[str]] = DEFAULT_BASE_URL,
         *,
         api_key_env: str = "OPENAI_API_KEY",
+        api_key: Optional[str] = None,
         concurrency: int = 8,
         timeout: float = 60.0,
         max_retries: int = 5,
@@ -257,6 +258,9 @@ class OpenAIJudge:
         self.model = model
         self.base_urls = _split_urls(base_url)
         self.api_key_env = api_key_env
+        # An explicit key (e.g. one a Space visitor typed) wins over the environment; it is not a
+        # spec-string option, so it never lands in a signature, a log or a shell history.
+        self._api_key = api_key
         self.concurrency = int(concurrency)
         self.timeout = float(timeout)
         self.max_retries = int(max_retries)
@@ -370,7 +374,7 @@ class OpenAIJudge:
         return results
 
     def _headers(self) -> dict:
-        key = os.environ.get(self.api_key_env or "", "")
+        key = self._api_key if self._api_key is not None else os.environ.get(self.api_key_env or "", "")
         return {"Authorization": f"Bearer {key}"} if key else {}
 
     def _count(self, key: str, n: int = 1) -> None:

@@ -309,12 +309,8 @@ def make_judge(spec: str, api_key: str = ""):
     if backend != "openai":
         raise ValueError(f"the Space offers the embedded judge or an OpenAI-compatible URL, not {spec!r}")
 
-    class _VisitorKeyJudge(OpenAIJudge):
-        def _headers(self) -> dict:
-            return {"Authorization": f"Bearer {api_key}"} if api_key else {}
-
-    return _VisitorKeyJudge(model=model, base_url=options["base_url"], api_key_env="", progress=False,
-                            max_retries=2, timeout=60.0)
+    return OpenAIJudge(model=model, base_url=options["base_url"], api_key=api_key, api_key_env="",
+                       progress=False, max_retries=2, timeout=60.0)
 
 
 def score_caption(path: Optional[str], pair_id: str, caption: str, spec: str = "embedded",
